@@ -1,0 +1,95 @@
+"""``python -m probes``: take a snapshot of the installed JAX's Pallas surface."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from probes._groups import GROUPS, GROUPS_BY_NAME
+from probes._runner import GroupResult, Launcher, run_groups
+from probes._snapshot import assemble, dumps, write_atomic
+
+
+class UsageError(Exception):
+    """Bad input from the person at the keyboard: one line, exit status 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m probes",
+        description="Record the live Pallas surface of the installed JAX as one JSON snapshot.",
+    )
+    parser.add_argument("--out", type=Path, help="write the snapshot here (default: stdout)")
+    parser.add_argument(
+        "--groups",
+        help=f"comma-separated probe groups to run (default: all of {', '.join(GROUPS_BY_NAME)})",
+    )
+    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+                        help="groups to run at once (default: the number of CPUs)")
+    parser.add_argument("--isolation", choices=("auto", "fork", "spawn"), default="auto",
+                        help="start workers by forking this (JAX-loaded) process, or as fresh "
+                             "interpreters (default: fork when JAX imports here)")
+    parser.add_argument("--xla-optimize", action="store_true",
+                        help="keep XLA's default optimization level (slower; by default the probes "
+                             "compile with --xla_backend_optimization_level=0)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
+    return parser
+
+
+def _selected_groups(text: str | None) -> list:
+    if not text:
+        return list(GROUPS)
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in GROUPS_BY_NAME]
+    if unknown:
+        raise UsageError(f"unknown probe group {unknown[0]!r}; choose from {', '.join(GROUPS_BY_NAME)}")
+    return [GROUPS_BY_NAME[name] for name in names]
+
+
+def _check_out(path: Path | None) -> None:
+    if path is None:
+        return
+    if path.is_dir():
+        raise UsageError(f"--out {path}: is a directory; give a file name")
+    if not path.parent.is_dir():
+        raise UsageError(f"--out {path}: folder {path.parent} does not exist")
+    if not os.access(path.parent, os.W_OK):
+        raise UsageError(f"--out {path}: folder {path.parent} is not writable")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        groups = _selected_groups(args.groups)
+        _check_out(args.out)
+        if args.jobs < 1:
+            raise UsageError(f"--jobs {args.jobs}: must be at least 1")
+    except UsageError as exc:
+        print(f"python -m probes: error: {exc}", file=sys.stderr)
+        return 2
+
+    def progress(result: GroupResult) -> None:
+        if args.quiet:
+            return
+        bad = sum(o.status != "ok" for o in result.outcomes.values())
+        note = f"  GROUP FAILED: {result.failure['type']}" if result.failure else ""
+        print(f"probes: {result.name:<11} {len(result.outcomes):3d} probes, {bad} failed, "
+              f"{result.seconds:6.1f} s{note}", file=sys.stderr)
+
+    started = time.perf_counter()
+    results = run_groups(groups, args.jobs, Launcher(args.isolation, fast_compile=not args.xla_optimize), on_done=progress)
+    snapshot = assemble(results, time.perf_counter() - started)
+    text = dumps(snapshot)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(args.out, text)
+    if not args.quiet:
+        summary = snapshot["summary"]
+        print(f"probes: {summary['probes']} probes, {summary['facts']} facts, "
+              f"{len(summary['failed'])} failed, {snapshot['volatile']['wall_s']:.1f} s"
+              + (f" -> {args.out}" if args.out else ""), file=sys.stderr)
+    return 0

@@ -1,0 +1,62 @@
+"""Lazy access to the installed JAX's Pallas for probes, through the shared API-facts table.
+
+Probes import through here so that a Pallas module that fails to import costs only the probes
+that need it, and so that old releases are driven with the spelling they understand.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+from types import ModuleType
+from typing import Any
+
+from pallas_compat import FEATURES_BY_KEY, Resolution, resolve
+
+
+class Unavailable(Exception):
+    """The feature a probe needs does not exist on this JAX: recorded as data, not as a failure."""
+
+
+def module(name: str) -> ModuleType:
+    return importlib.import_module(name)
+
+
+def pl() -> ModuleType:
+    return module("jax.experimental.pallas")
+
+
+def feature(key: str) -> Any:
+    """The native object for a feature, or Unavailable naming what is missing."""
+    resolved = resolve(FEATURES_BY_KEY[key])
+    if resolved.status is Resolution.UNAVAILABLE:
+        raise Unavailable(f"{FEATURES_BY_KEY[key].modern.spelling} is not available")
+    return resolved.obj
+
+
+@functools.cache
+def block_spec_order() -> str:
+    """``"block_shape_first"`` or ``"index_map_first"``: read from the signature, not the version."""
+    params = list(inspect.signature(pl().BlockSpec).parameters)
+    return "index_map_first" if params and params[0] == "index_map" else "block_shape_first"
+
+
+def block_spec(block_shape: Any, index_map: Any) -> Any:
+    """A BlockSpec in whichever argument order this JAX expects."""
+    spec_cls = pl().BlockSpec
+    if block_spec_order() == "index_map_first":
+        return spec_cls(index_map, block_shape)
+    return spec_cls(block_shape, index_map)
+
+
+def tpu_compiler_params(**fields: Any) -> Any:
+    """TPU compiler params as this JAX wants them: a dataclass, or the old dict form."""
+    try:
+        return feature("tpu_compiler_params")(**fields)
+    except Unavailable:
+        return {"mosaic": fields}
+
+
+def enable_x64() -> Any:
+    return feature("enable_x64")

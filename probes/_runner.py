@@ -1,0 +1,294 @@
+"""Run probe groups in child processes so that a crash or a hang costs only the probe that caused it.
+
+A worker announces its plan, then a ``start`` and a ``done`` line per probe. When it dies or goes
+silent past a probe's timeout, the runner records that probe as ``crashed`` or ``timeout`` and
+starts a fresh worker for the rest of the group.
+
+Workers are forked from this process once it has imported JAX (but before any backend exists),
+which saves a multi-second import per worker; where that import fails, or on request, workers are
+spawned as fresh interpreters instead. The scheduler is single-threaded, so forking is safe.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from probes._observe import clip, normalize
+
+#: How long a worker may take to import JAX and plan, or to move between two probes.
+STARTUP_TIMEOUT_S = 180.0
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+#: Imported once by the parent so that forked workers start warm. Failures are ignored here:
+#: the inventory records them.
+PRELOAD = ("jax", "jax.numpy", "jax.experimental.pallas", "jax.experimental.pallas.tpu")
+
+#: Probes compile many tiny interpreter programs; XLA's LLVM optimizations double the run time
+#: and change no fact the probes record (numbers are recorded as verdicts at a tolerance).
+FAST_COMPILE_FLAG = "--xla_backend_optimization_level=0"
+
+
+def use_fast_compile() -> None:
+    """Add FAST_COMPILE_FLAG to XLA_FLAGS unless the caller chose an optimization level."""
+    flags = os.environ.get("XLA_FLAGS", "")
+    if "xla_backend_optimization_level" not in flags:
+        os.environ["XLA_FLAGS"] = f"{flags} {FAST_COMPILE_FLAG}".strip()
+
+
+@dataclass(frozen=True)
+class Group:
+    """A set of probe modules that share one worker process."""
+
+    name: str
+    modules: tuple[str, ...]
+
+
+@dataclass
+class Outcome:
+    """What became of one probe: ``ok``, ``error`` (it raised), ``timeout`` or ``crashed``."""
+
+    key: str
+    status: str
+    value: Any = None
+    error: dict[str, str] | None = None
+    seconds: float = 0.0
+
+
+@dataclass
+class GroupResult:
+    name: str
+    outcomes: dict[str, Outcome] = field(default_factory=dict)
+    failure: dict[str, str] | None = None
+    seconds: float = 0.0
+    workers: int = 0
+
+
+class Worker:
+    """One worker process: its pid, the read end of its result pipe, and its captured output."""
+
+    def __init__(self, pid: int, fd: int, output: Any, popen: subprocess.Popen[bytes] | None = None):
+        self.pid, self.fd, self.output, self.popen = pid, fd, output, popen
+        self.buffer = b""
+
+    def feed(self) -> list[dict[str, Any]] | None:
+        """Read what is available: the complete messages, or None at end of stream."""
+        chunk = os.read(self.fd, 65536)
+        if not chunk:
+            return None
+        self.buffer += chunk
+        *lines, self.buffer = self.buffer.split(b"\n")
+        return [json.loads(line) for line in lines if line.strip()]
+
+    def kill(self) -> None:
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(self.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def finish(self) -> str:
+        """Reap the process; describe how it ended, with the tail of what it printed."""
+        if self.popen is not None:
+            code = self.popen.wait()
+        else:
+            _, status = os.waitpid(self.pid, 0)
+            code = os.waitstatus_to_exitcode(status)
+        os.close(self.fd)
+        self.output.seek(0)
+        tail = self.output.read().decode(errors="replace").strip().splitlines()[-12:]
+        self.output.close()
+        how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit status {code}"
+        return clip(normalize(how + ("\n" + "\n".join(tail) if tail else "")))
+
+
+class Launcher:
+    """Starts workers by forking a warm parent, or by spawning ``python -m probes._worker``."""
+
+    def __init__(self, mode: str = "auto", python: str = sys.executable, fast_compile: bool = True) -> None:
+        self.python = python
+        if fast_compile:
+            use_fast_compile()
+        self.fork = mode == "fork" or (mode == "auto" and python == sys.executable and self._preload())
+
+    @staticmethod
+    def _preload() -> bool:
+        from pallas_compat._env import keep_libtpu_offline
+
+        keep_libtpu_offline()
+        try:
+            importlib.import_module("jax")
+        except Exception:
+            return False
+        for name in PRELOAD[1:]:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                pass
+        return True
+
+    def start(self, group: Group, skip: set[str]) -> Worker:
+        read_fd, write_fd = os.pipe()
+        output = tempfile.TemporaryFile()
+        worker = self._fork(group, skip, write_fd, output) if self.fork else self._spawn(group, skip, write_fd, output)
+        os.close(write_fd)
+        worker.fd = read_fd
+        return worker
+
+    def _fork(self, group: Group, skip: set[str], write_fd: int, output: Any) -> Worker:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # "process is multi-threaded"
+            pid = os.fork()
+        if pid == 0:  # the child: never return into the runner
+            code = 70
+            try:
+                os.setsid()
+                os.dup2(output.fileno(), 1)
+                os.dup2(output.fileno(), 2)
+                from probes._worker import run
+
+                run(write_fd, list(group.modules), skip)
+                code = 0
+            except BaseException:
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        return Worker(pid, -1, output)
+
+    def _spawn(self, group: Group, skip: set[str], write_fd: int, output: Any) -> Worker:
+        cmd = [self.python, "-m", "probes._worker", "--fd", str(write_fd)]
+        cmd += [arg for key in sorted(skip) for arg in ("--skip", key)]
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+        popen = subprocess.Popen([*cmd, *group.modules], pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
+                                 stdout=output, stderr=output, env=env, cwd=REPO_ROOT, start_new_session=True)
+        return Worker(popen.pid, -1, output, popen)
+
+
+class GroupRun:
+    """The state of one group: its planned probes, its outcomes, its current worker."""
+
+    def __init__(self, group: Group, launcher: Launcher) -> None:
+        self.group, self.launcher = group, launcher
+        self.result = GroupResult(group.name)
+        self.planned: list[str] | None = None
+        self.timeouts: dict[str, float] = {}
+        self.current: str | None = None
+        self.progressed = False
+        self.started = time.perf_counter()
+        self.deadline = 0.0
+        self.done = False
+        self.worker = self._start()
+
+    def _start(self) -> Worker:
+        self.result.workers += 1
+        self.current, self.progressed = None, False
+        self.deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        return self.launcher.start(self.group, set(self.result.outcomes))
+
+    def on_readable(self) -> None:
+        messages = self.worker.feed()
+        if messages is None:
+            self._on_exit()
+            return
+        for message in messages:
+            self._on_message(message)
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        if "plan" in message:
+            if self.planned is None:
+                self.planned = [key for key, _ in message["plan"]]
+            self.timeouts.update({key: float(t) for key, t in message["plan"]})
+        elif "start" in message:
+            self.current = message["start"]
+            self.deadline = time.monotonic() + self.timeouts.get(self.current, STARTUP_TIMEOUT_S)
+            return
+        elif "done" in message:
+            key = message["done"]
+            self.result.outcomes[key] = Outcome(key, message["status"], message.get("value"),
+                                                message.get("error"), message["seconds"])
+            self.current, self.progressed = None, True
+        elif "end" in message:
+            self.worker.finish()
+            self._finish()
+            return
+        self.deadline = time.monotonic() + STARTUP_TIMEOUT_S
+
+    def on_deadline(self) -> None:
+        self.worker.kill()
+        how = self.worker.finish()
+        if self.current is None:
+            self.result.failure = {"type": "timeout", "message": f"worker silent too long; {how}"}
+        else:
+            limit = self.timeouts.get(self.current, STARTUP_TIMEOUT_S)
+            self.result.outcomes[self.current] = Outcome(
+                self.current, "timeout", error={"type": "timeout", "message": f"no result within {limit:.0f} s"})
+        self._restart_or_finish()
+
+    def _on_exit(self) -> None:
+        how = self.worker.finish()
+        if self.current is not None:
+            self.result.outcomes[self.current] = Outcome(self.current, "crashed",
+                                                         error={"type": "crashed", "message": how})
+        elif self.planned is None or not self.progressed:
+            self.result.failure = {"type": "crashed", "message": how}
+        self._restart_or_finish()
+
+    def _restart_or_finish(self) -> None:
+        left = self.planned is None or len(self.result.outcomes) < len(self.planned)
+        if self.result.failure is None and left:
+            self.worker = self._start()
+        else:
+            self._finish()
+
+    def _finish(self) -> None:
+        for key in self.planned or ():
+            if key not in self.result.outcomes:
+                lost = self.result.failure or {"type": "crashed", "message": "the restarted worker did not plan it"}
+                self.result.outcomes[key] = Outcome(key, "crashed", error=lost)
+        self.result.seconds = round(time.perf_counter() - self.started, 3)
+        self.done = True
+
+
+def run_groups(
+    groups: Sequence[Group],
+    jobs: int,
+    launcher: Launcher | None = None,
+    on_done: Callable[[GroupResult], None] | None = None,
+) -> list[GroupResult]:
+    """Run groups ``jobs`` at a time, in the given order (put the slowest first)."""
+    launcher = launcher or Launcher()
+    waiting = list(groups)
+    active: list[GroupRun] = []
+    finished: dict[str, GroupResult] = {}
+    while waiting or active:
+        while waiting and len(active) < max(1, jobs):
+            active.append(GroupRun(waiting.pop(0), launcher))
+        wait = max(0.0, min(run.deadline for run in active) - time.monotonic())
+        ready, _, _ = select.select([run.worker.fd for run in active], [], [], wait)
+        now = time.monotonic()
+        for run in list(active):
+            if run.worker.fd in ready:
+                run.on_readable()
+            elif run.deadline <= now:
+                run.on_deadline()
+            if run.done:
+                active.remove(run)
+                finished[run.group.name] = run.result
+                if on_done is not None:
+                    on_done(run.result)
+    return [finished[group.name] for group in groups]

@@ -1,0 +1,85 @@
+"""Assemble probe outcomes into one snapshot and write it deterministically and atomically."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from probes import SCHEMA
+from probes._registry import SECTIONS
+from probes._runner import GroupResult
+
+
+def count_facts(value: Any) -> int:
+    """Leaf values recorded: the size of what a diff can compare."""
+    if isinstance(value, dict):
+        return sum(count_facts(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(count_facts(v) for v in value) or 1
+    return 1
+
+
+def assemble(results: Iterable[GroupResult], wall_s: float) -> dict[str, Any]:
+    """Place each outcome at ``snapshot[section][name]``; failures keep their reason."""
+    snapshot: dict[str, Any] = {"schema": SCHEMA, **{section: {} for section in SECTIONS}}
+    failed: dict[str, str] = {}
+    group_failures: dict[str, dict[str, str]] = {}
+    seconds: dict[str, float] = {}
+    total = 0
+    for result in results:
+        seconds[f"group:{result.name}"] = result.seconds
+        if result.failure is not None:
+            group_failures[result.name] = result.failure
+        for outcome in result.outcomes.values():
+            total += 1
+            section, _, name = outcome.key.partition(".")
+            seconds[outcome.key] = outcome.seconds
+            if outcome.status == "ok":
+                snapshot[section][name] = outcome.value
+            else:
+                failed[outcome.key] = outcome.status
+                snapshot[section][name] = {"probe_failed": {"status": outcome.status, **(outcome.error or {})}}
+    snapshot["summary"] = {
+        "probes": total,
+        "failed": failed,
+        "group_failures": group_failures,
+        "facts": sum(count_facts(snapshot[section]) for section in SECTIONS),
+    }
+    snapshot["volatile"] = {
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "seconds": seconds,
+        "wall_s": round(wall_s, 3),
+    }
+    return snapshot
+
+
+def dumps(snapshot: dict[str, Any]) -> str:
+    """Canonical text: sorted keys, fixed indentation, strict JSON, trailing newline."""
+    return json.dumps(snapshot, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def stable_part(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The part that diffs compare: everything but ``volatile``."""
+    return {k: v for k, v in snapshot.items() if k != "volatile"}
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file in the same folder and rename: readers never see half a file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
