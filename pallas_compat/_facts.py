@@ -70,81 +70,167 @@ def _feature(key: str, title: str, places: str, hint: str, fallback: str | None 
 
 FEATURES: tuple[Feature, ...] = (
     # -- the core of pl: stable names, listed so that a removal would show up at once
-    _feature("pallas_call", "pallas_call", f"{PL}:pallas_call", "pl.pallas_call(kernel, out_shape, ...)"),
-    _feature("block_spec", "BlockSpec", f"{PL}:BlockSpec",
-             "pl.BlockSpec(block_shape, index_map): block shape first since JAX 0.4.31"),
-    _feature("grid_spec", "GridSpec", f"jax._src.pallas.core:GridSpec {PL}:GridSpec",
-             "pl.GridSpec(grid=..., in_specs=..., out_specs=...)"),
+    _feature(
+        "pallas_call", "pallas_call", f"{PL}:pallas_call", "pl.pallas_call(kernel, out_shape, ...)"
+    ),
+    _feature(
+        "block_spec",
+        "BlockSpec",
+        f"{PL}:BlockSpec",
+        "pl.BlockSpec(block_shape, index_map): block shape first since JAX 0.4.31",
+    ),
+    _feature(
+        "grid_spec",
+        "GridSpec",
+        f"jax._src.pallas.core:GridSpec {PL}:GridSpec",
+        "pl.GridSpec(grid=..., in_specs=..., out_specs=...)",
+    ),
     _feature("program_id", "program_id", f"{PL}:program_id", "pl.program_id(axis)"),
     _feature("num_programs", "num_programs", f"{PL}:num_programs", "pl.num_programs(axis)"),
     _feature("when", "when", f"{PL}:when", "@pl.when(cond) on a no-argument function"),
     _feature("cdiv", "cdiv", f"{PL}:cdiv", "pl.cdiv(a, b)"),
     _feature("ds", "dynamic slice", f"{PL}:ds", "x_ref[pl.ds(start, size)]"),
     _feature("debug_print", "debug_print", f"{PL}:debug_print", "pl.debug_print(fmt, *args)"),
-    _feature("cost_estimate", "CostEstimate", f"{PL}:CostEstimate",
-             "pl.CostEstimate(flops=, transcendentals=, bytes_accessed=)"),
-    _feature("squeezed", "Squeezed block dimension", f"{PL}:Squeezed",
-             "pl.Squeezed() (or pl.squeezed, or None) as a block dimension",
-             fallback="None as the block dimension"),
-    _feature("squeezed_marker", "squeezed marker", f"{PL}:squeezed",
-             "pl.squeezed as a block dimension", fallback="None as the block dimension"),
-    _feature("compiler_params_base", "CompilerParams base class", f"{PL}:CompilerParams",
-             "subclass of the backend CompilerParams dataclasses"),
+    _feature(
+        "cost_estimate",
+        "CostEstimate",
+        f"{PL}:CostEstimate",
+        "pl.CostEstimate(flops=, transcendentals=, bytes_accessed=)",
+    ),
+    _feature(
+        "squeezed",
+        "Squeezed block dimension",
+        f"{PL}:Squeezed",
+        "pl.Squeezed() (or pl.squeezed, or None) as a block dimension",
+        fallback="None as the block dimension",
+    ),
+    _feature(
+        "squeezed_marker",
+        "squeezed marker",
+        f"{PL}:squeezed",
+        "pl.squeezed as a block dimension",
+        fallback="None as the block dimension",
+    ),
+    _feature(
+        "compiler_params_base",
+        "CompilerParams base class",
+        f"{PL}:CompilerParams",
+        "subclass of the backend CompilerParams dataclasses",
+    ),
     _feature("kernel", "kernel (core_map)", f"{PL}:core_map {PL}:kernel", "pl.kernel(...)"),
     # -- TPU (Mosaic)
-    _feature("tpu_compiler_params", "TPU compiler params",
-             f"{TPU}:TPUCompilerParams {TPU}:CompilerParams",
-             "pltpu.CompilerParams(dimension_semantics=..., vmem_limit_bytes=...)",
-             fallback='compiler_params={"mosaic": {...}}'),
-    _feature("tpu_memory_space", "TPU memory space enum",
-             f"{TPU}:TPUMemorySpace {TPU}:MemorySpace", "pltpu.MemorySpace"),
+    _feature(
+        "tpu_compiler_params",
+        "TPU compiler params",
+        f"{TPU}:TPUCompilerParams {TPU}:CompilerParams",
+        "pltpu.CompilerParams(dimension_semantics=..., vmem_limit_bytes=...)",
+        fallback='compiler_params={"mosaic": {...}}',
+    ),
+    _feature(
+        "tpu_memory_space",
+        "TPU memory space enum",
+        f"{TPU}:TPUMemorySpace {TPU}:MemorySpace",
+        "pltpu.MemorySpace",
+    ),
     _feature("vmem", "VMEM scratch", f"{TPU}:VMEM", "pltpu.VMEM(shape, dtype)"),
     _feature("smem", "SMEM scratch", f"{TPU}:SMEM", "pltpu.SMEM(shape, dtype)"),
-    _feature("tpu_simulator", "TPU simulator (interpret params)",
-             "jax._src.pallas.mosaic.interpret:TPUInterpretParams "
-             "jax._src.pallas.mosaic.interpret:InterpretParams "
-             f"{TPU}:InterpretParams",
-             "interpret=pltpu.InterpretParams(...)"),
-    _feature("tpu_simulator_reset", "reset the TPU simulator after it raised",
-             "jax._src.pallas.mosaic.interpret:reset_tpu_interpret_mode_state "
-             f"{TPU}:reset_tpu_interpret_mode_state",
-             "pltpu.reset_tpu_interpret_mode_state()"),
-    _feature("grid_dimension_semantics", "grid dimension semantics enum",
-             f"{TPU}:GridDimensionSemantics", 'pltpu.GridDimensionSemantics, or "parallel"/"arbitrary"',
-             fallback='the strings "parallel" and "arbitrary"'),
-    _feature("chip_version", "TPU chip version enum",
-             f"jax._src.pallas.mosaic.tpu_info:ChipVersion {TPU}:ChipVersion", "pltpu.ChipVersion.TPU_V5E"),
-    _feature("tpu_info", "TPU hardware table",
-             f"jax._src.pallas.mosaic.tpu_info:get_tpu_info_for_chip {TPU}:get_tpu_info_for_chip",
-             "pltpu.get_tpu_info_for_chip(pltpu.ChipVersion.X, 1)"),
-    _feature("tpu_reciprocal", "approximate reciprocal",
-             f"{PL}:reciprocal {TPU}:reciprocal", "pltpu.reciprocal(x, approx=True)"),
+    _feature(
+        "tpu_simulator",
+        "TPU simulator (interpret params)",
+        "jax._src.pallas.mosaic.interpret:TPUInterpretParams "
+        "jax._src.pallas.mosaic.interpret:InterpretParams "
+        f"{TPU}:InterpretParams",
+        "interpret=pltpu.InterpretParams(...)",
+    ),
+    _feature(
+        "tpu_simulator_reset",
+        "reset the TPU simulator after it raised",
+        "jax._src.pallas.mosaic.interpret:reset_tpu_interpret_mode_state "
+        f"{TPU}:reset_tpu_interpret_mode_state",
+        "pltpu.reset_tpu_interpret_mode_state()",
+    ),
+    _feature(
+        "grid_dimension_semantics",
+        "grid dimension semantics enum",
+        f"{TPU}:GridDimensionSemantics",
+        'pltpu.GridDimensionSemantics, or "parallel"/"arbitrary"',
+        fallback='the strings "parallel" and "arbitrary"',
+    ),
+    _feature(
+        "chip_version",
+        "TPU chip version enum",
+        f"jax._src.pallas.mosaic.tpu_info:ChipVersion {TPU}:ChipVersion",
+        "pltpu.ChipVersion.TPU_V5E",
+    ),
+    _feature(
+        "tpu_info",
+        "TPU hardware table",
+        f"jax._src.pallas.mosaic.tpu_info:get_tpu_info_for_chip {TPU}:get_tpu_info_for_chip",
+        "pltpu.get_tpu_info_for_chip(pltpu.ChipVersion.X, 1)",
+    ),
+    _feature(
+        "tpu_reciprocal",
+        "approximate reciprocal",
+        f"{PL}:reciprocal {TPU}:reciprocal",
+        "pltpu.reciprocal(x, approx=True)",
+    ),
     # -- GPU: Triton and Mosaic GPU
-    _feature("triton_compiler_params", "Triton compiler params",
-             f"{GPU_LEGACY}:TritonCompilerParams {TRITON}:TritonCompilerParams {TRITON}:CompilerParams",
-             "pltriton.CompilerParams(num_warps=..., num_stages=...)",
-             fallback='compiler_params={"triton": {...}}'),
-    _feature("mosaic_gpu_compiler_params", "Mosaic GPU compiler params",
-             f"{MOSAIC_GPU}:GPUCompilerParams {MOSAIC_GPU}:CompilerParams", "plgpu.CompilerParams(...)"),
-    _feature("gpu_simulator", "Mosaic GPU simulator (interpret params)",
-             f"{MOSAIC_GPU}:InterpretGPUParams", "interpret=plgpu.InterpretGPUParams()"),
+    _feature(
+        "triton_compiler_params",
+        "Triton compiler params",
+        f"{GPU_LEGACY}:TritonCompilerParams {TRITON}:TritonCompilerParams {TRITON}:CompilerParams",
+        "pltriton.CompilerParams(num_warps=..., num_stages=...)",
+        fallback='compiler_params={"triton": {...}}',
+    ),
+    _feature(
+        "mosaic_gpu_compiler_params",
+        "Mosaic GPU compiler params",
+        f"{MOSAIC_GPU}:GPUCompilerParams {MOSAIC_GPU}:CompilerParams",
+        "plgpu.CompilerParams(...)",
+    ),
+    _feature(
+        "gpu_simulator",
+        "Mosaic GPU simulator (interpret params)",
+        f"{MOSAIC_GPU}:InterpretGPUParams",
+        "interpret=plgpu.InterpretGPUParams()",
+    ),
     # -- names that left pl
-    _feature("load", "masked load", f"{PL}:load {TRITON}:load",
-             "x_ref[idx] (no mask); pltriton.load(ref, mask=..., other=...) for masked loads"),
-    _feature("store", "masked store", f"{PL}:store {TRITON}:store",
-             "x_ref[idx] = v (no mask); pltriton.store(ref, v, mask=...) for masked stores"),
+    _feature(
+        "load",
+        "masked load",
+        f"{PL}:load {TRITON}:load",
+        "x_ref[idx] (no mask); pltriton.load(ref, mask=..., other=...) for masked loads",
+    ),
+    _feature(
+        "store",
+        "masked store",
+        f"{PL}:store {TRITON}:store",
+        "x_ref[idx] = v (no mask); pltriton.store(ref, v, mask=...) for masked stores",
+    ),
     _feature("swap", "swap", f"{PL}:swap {TRITON}:swap", "old = x_ref[idx]; x_ref[idx] = v"),
     _feature("dot", "dot", f"{PL}:dot", "jnp.dot / the @ operator inside kernels"),
-    _feature("max_contiguous", "max_contiguous", f"{PL}:max_contiguous {TRITON}:max_contiguous",
-             "pltriton.max_contiguous"),
+    _feature(
+        "max_contiguous",
+        "max_contiguous",
+        f"{PL}:max_contiguous {TRITON}:max_contiguous",
+        "pltriton.max_contiguous",
+    ),
     *(
-        _feature(f"atomic_{op}", f"atomic_{op}", f"{PL}:atomic_{op} {TRITON}:atomic_{op}",
-                 f"pltriton.atomic_{op}")
+        _feature(
+            f"atomic_{op}",
+            f"atomic_{op}",
+            f"{PL}:atomic_{op} {TRITON}:atomic_{op}",
+            f"pltriton.atomic_{op}",
+        )
         for op in ("add", "and", "cas", "max", "min", "or", "xchg", "xor")
     ),
     # -- outside Pallas, but every kernel test uses it
-    _feature("enable_x64", "enable_x64 context manager",
-             "jax.experimental:enable_x64 jax:enable_x64", "with jax.enable_x64(True): ..."),
+    _feature(
+        "enable_x64",
+        "enable_x64 context manager",
+        "jax.experimental:enable_x64 jax:enable_x64",
+        "with jax.enable_x64(True): ...",
+    ),
 )
 
 FEATURES_BY_KEY: dict[str, Feature] = {f.key: f for f in FEATURES}
@@ -158,6 +244,8 @@ def watched_names() -> dict[str, set[str]]:
             if not loc.private and loc.module.startswith(PL):
                 watched.setdefault(loc.module, set()).add(loc.attr)
     # Names old tutorials use that no feature above owns.
-    watched.setdefault(PL, set()).update({"InterpretParams", "TPUInterpretParams", "Unblocked", "unblocked"})
+    watched.setdefault(PL, set()).update(
+        {"InterpretParams", "TPUInterpretParams", "Unblocked", "unblocked"}
+    )
     watched.setdefault(TPU, set()).update({"TPUInterpretParams", "PARALLEL", "ARBITRARY"})
     return watched

@@ -27,14 +27,26 @@ def _parser() -> argparse.ArgumentParser:
         "--groups",
         help=f"comma-separated probe groups to run (default: all of {', '.join(GROUPS_BY_NAME)})",
     )
-    parser.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
-                        help="groups to run at once (default: the number of CPUs)")
-    parser.add_argument("--isolation", choices=("auto", "fork", "spawn"), default="auto",
-                        help="start workers by forking this (JAX-loaded) process, or as fresh "
-                             "interpreters (default: fork when JAX imports here)")
-    parser.add_argument("--xla-optimize", action="store_true",
-                        help="keep XLA's default optimization level (slower; by default the probes "
-                             "compile with --xla_backend_optimization_level=0)")
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="groups to run at once (default: the number of CPUs)",
+    )
+    parser.add_argument(
+        "--isolation",
+        choices=("auto", "fork", "spawn"),
+        default="auto",
+        help="start workers by forking this (JAX-loaded) process, or as fresh "
+        "interpreters (default: fork when JAX imports here)",
+    )
+    parser.add_argument(
+        "--xla-optimize",
+        action="store_true",
+        help="keep XLA's default optimization level (slower; by default the probes "
+        "compile with --xla_backend_optimization_level=0)",
+    )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
     return parser
 
@@ -45,7 +57,9 @@ def _selected_groups(text: str | None) -> list:
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in GROUPS_BY_NAME]
     if unknown:
-        raise UsageError(f"unknown probe group {unknown[0]!r}; choose from {', '.join(GROUPS_BY_NAME)}")
+        raise UsageError(
+            f"unknown probe group {unknown[0]!r}; choose from {', '.join(GROUPS_BY_NAME)}"
+        )
     return [GROUPS_BY_NAME[name] for name in names]
 
 
@@ -76,11 +90,19 @@ def main(argv: list[str] | None = None) -> int:
             return
         bad = sum(o.status != "ok" for o in result.outcomes.values())
         note = f"  GROUP FAILED: {result.failure['type']}" if result.failure else ""
-        print(f"probes: {result.name:<11} {len(result.outcomes):3d} probes, {bad} failed, "
-              f"{result.seconds:6.1f} s{note}", file=sys.stderr)
+        print(
+            f"probes: {result.name:<11} {len(result.outcomes):3d} probes, {bad} failed, "
+            f"{result.seconds:6.1f} s{note}",
+            file=sys.stderr,
+        )
 
     started = time.perf_counter()
-    results = run_groups(groups, args.jobs, Launcher(args.isolation, fast_compile=not args.xla_optimize), on_done=progress)
+    results = run_groups(
+        groups,
+        args.jobs,
+        Launcher(args.isolation, fast_compile=not args.xla_optimize),
+        on_done=progress,
+    )
     snapshot = assemble(results, time.perf_counter() - started)
     text = dumps(snapshot)
     if args.out is None:
@@ -89,7 +111,10 @@ def main(argv: list[str] | None = None) -> int:
         write_atomic(args.out, text)
     if not args.quiet:
         summary = snapshot["summary"]
-        print(f"probes: {summary['probes']} probes, {summary['facts']} facts, "
-              f"{len(summary['failed'])} failed, {snapshot['volatile']['wall_s']:.1f} s"
-              + (f" -> {args.out}" if args.out else ""), file=sys.stderr)
+        print(
+            f"probes: {summary['probes']} probes, {summary['facts']} facts, "
+            f"{len(summary['failed'])} failed, {snapshot['volatile']['wall_s']:.1f} s"
+            + (f" -> {args.out}" if args.out else ""),
+            file=sys.stderr,
+        )
     return 0

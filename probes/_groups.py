@@ -12,8 +12,17 @@ GROUPS: tuple[Group, ...] = (
     Group("transforms", ("probes.transforms",)),
     Group("simulator", ("probes.simulator", "probes.lowering")),
     Group("interpret", ("probes.interpret",)),
-    Group("surface", ("probes.environment", "probes.inventory", "probes.features",
-                      "probes.compiler_params", "probes.autodiff", "probes.hardware")),
+    Group(
+        "surface",
+        (
+            "probes.environment",
+            "probes.inventory",
+            "probes.features",
+            "probes.compiler_params",
+            "probes.autodiff",
+            "probes.hardware",
+        ),
+    ),
 )
 
 GROUPS_BY_NAME = {group.name: group for group in GROUPS}

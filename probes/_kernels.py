@@ -20,7 +20,11 @@ def max_err(a: Any, ref: Any) -> float:
 def close(a: Any, ref: Any, atol: float, rtol: float = 0.0) -> dict[str, Any]:
     """A verdict against float64 at the chapter's tolerance: stable across releases and XLA
     versions, where the raw error would change in its last digits and make diffs noisy."""
-    return {"within": bool(np.allclose(f64(a), f64(ref), rtol=rtol, atol=atol)), "atol": atol, "rtol": rtol}
+    return {
+        "within": bool(np.allclose(f64(a), f64(ref), rtol=rtol, atol=atol)),
+        "atol": atol,
+        "rtol": rtol,
+    }
 
 
 def add_kernel(x_ref: Any, y_ref: Any, o_ref: Any) -> None:
@@ -55,7 +59,10 @@ def add8_record(interpret: Any) -> dict[str, Any]:
     """Run ``add8`` and say whether it matched NumPy float64."""
     out = add8(interpret)
     expected = np.arange(8, dtype=np.float64) + 10.0
-    return {"output": f64(out).tolist(), "matches_float64": bool(np.array_equal(f64(out), expected))}
+    return {
+        "output": f64(out).tolist(),
+        "matches_float64": bool(np.array_equal(f64(out), expected)),
+    }
 
 
 def matmul_inputs(m: int = 256, k: int = 384, n: int = 512) -> tuple[Any, Any]:
@@ -65,17 +72,24 @@ def matmul_inputs(m: int = 256, k: int = 384, n: int = 512) -> tuple[Any, Any]:
     return jax.random.normal(ka, (m, k)), jax.random.normal(kb, (k, n))
 
 
-def matmul_grid(kernel: Any, a: Any, b: Any, interpret: Any, bm: int = 64, bk: int = 128,
-                bn: int = 128) -> Any:
+def matmul_grid(
+    kernel: Any, a: Any, b: Any, interpret: Any, bm: int = 64, bk: int = 128, bn: int = 128
+) -> Any:
     """The chapter's (i, j, k) grid matmul around any kernel body."""
     import jax.numpy as jnp
 
     (m, k), (_, n) = a.shape, b.shape
     return pl().pallas_call(
-        kernel, out_shape=sds((m, n), jnp.float32), grid=(m // bm, n // bn, k // bk),
-        in_specs=[block_spec((bm, bk), lambda i, j, kk: (i, kk)),
-                  block_spec((bk, bn), lambda i, j, kk: (kk, j))],
-        out_specs=block_spec((bm, bn), lambda i, j, kk: (i, j)), interpret=interpret)(a, b)
+        kernel,
+        out_shape=sds((m, n), jnp.float32),
+        grid=(m // bm, n // bn, k // bk),
+        in_specs=[
+            block_spec((bm, bk), lambda i, j, kk: (i, kk)),
+            block_spec((bk, bn), lambda i, j, kk: (kk, j)),
+        ],
+        out_specs=block_spec((bm, bn), lambda i, j, kk: (i, j)),
+        interpret=interpret,
+    )(a, b)
 
 
 def mm_kernel_noinit(a_ref: Any, b_ref: Any, o_ref: Any) -> None:
@@ -94,8 +108,14 @@ def mm_kernel_when(a_ref: Any, b_ref: Any, o_ref: Any) -> None:
     o_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
 
 
-def rowsum(x: Any, interpret: Any, reduce_last: bool = True, compiler_params: Any = None,
-           br: int = 32, bc: int = 128) -> Any:
+def rowsum(
+    x: Any,
+    interpret: Any,
+    reduce_last: bool = True,
+    compiler_params: Any = None,
+    br: int = 32,
+    bc: int = 128,
+) -> Any:
     """§4.4 row sums over a 2-D grid; ``reduce_last=False`` is the wrong grid order."""
     import jax.numpy as jnp
     from jax import lax
@@ -120,9 +140,15 @@ def rowsum(x: Any, interpret: Any, reduce_last: bool = True, compiler_params: An
         grid = (pl().cdiv(cols, bc), pl().cdiv(rows, br))
         xmap, omap = (lambda j, i: (i, j)), (lambda j, i: (i,))
     extra = {} if compiler_params is None else {"compiler_params": compiler_params}
-    return pl().pallas_call(kernel, out_shape=sds((rows,), jnp.float32), grid=grid,
-                            in_specs=[block_spec((br, bc), xmap)], out_specs=block_spec((br,), omap),
-                            interpret=interpret, **extra)(x)
+    return pl().pallas_call(
+        kernel,
+        out_shape=sds((rows,), jnp.float32),
+        grid=grid,
+        in_specs=[block_spec((br, bc), xmap)],
+        out_specs=block_spec((br,), omap),
+        interpret=interpret,
+        **extra,
+    )(x)
 
 
 def softmax_kernel(x_ref: Any, o_ref: Any) -> None:
@@ -136,8 +162,14 @@ def softmax_kernel(x_ref: Any, o_ref: Any) -> None:
 def row_call(kernel: Any, x: Any, br: int = 8, interpret: Any = True) -> Any:
     rows, cols = x.shape
     spec = block_spec((br, cols), lambda i: (i, 0))
-    return pl().pallas_call(kernel, out_shape=sds(x.shape, x.dtype), grid=(pl().cdiv(rows, br),),
-                            in_specs=[spec], out_specs=spec, interpret=interpret)(x)
+    return pl().pallas_call(
+        kernel,
+        out_shape=sds(x.shape, x.dtype),
+        grid=(pl().cdiv(rows, br),),
+        in_specs=[spec],
+        out_specs=spec,
+        interpret=interpret,
+    )(x)
 
 
 def softmax_ref64(x: Any) -> np.ndarray:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 import sys
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 MAX_MESSAGE = 2000
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 _SITE_PACKAGES = re.compile(r"(?:/[^\s'\"]+)?/(?:site|dist)-packages/")
-_REPO = re.compile(re.escape(str(Path(__file__).resolve().parent.parent)) + r"/([\w/.]+\.py)(?::\d+)?")
+_REPO = re.compile(
+    re.escape(str(Path(__file__).resolve().parent.parent)) + r"/([\w/.]+\.py)(?::\d+)?"
+)
 
 
 def normalize(text: str) -> str:

@@ -24,10 +24,14 @@ class Probe:
     def __post_init__(self) -> None:
         section, _, name = self.key.partition(".")
         if section not in SECTIONS or not name:
-            raise ValueError(f"probe key {self.key!r} must be '<section>.<name>', section in {SECTIONS}")
+            raise ValueError(
+                f"probe key {self.key!r} must be '<section>.<name>', section in {SECTIONS}"
+            )
 
 
-def probe(key: str, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> Callable[[Callable[[], Any]], Probe]:
+def probe(
+    key: str, *, timeout_s: float = DEFAULT_TIMEOUT_S
+) -> Callable[[Callable[[], Any]], Probe]:
     """Declare a probe in a group module."""
 
     def register(fn: Callable[[], Any]) -> Probe:

@@ -11,6 +11,7 @@ spawned as fresh interpreters instead. The scheduler is single-threaded, so fork
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -79,7 +80,9 @@ class GroupResult:
 class Worker:
     """One worker process: its pid, the read end of its result pipe, and its captured output."""
 
-    def __init__(self, pid: int, fd: int, output: Any, popen: subprocess.Popen[bytes] | None = None):
+    def __init__(
+        self, pid: int, fd: int, output: Any, popen: subprocess.Popen[bytes] | None = None
+    ):
         self.pid, self.fd, self.output, self.popen = pid, fd, output, popen
         self.buffer = b""
 
@@ -94,10 +97,8 @@ class Worker:
 
     def kill(self) -> None:
         for kill in (os.killpg, os.kill):
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 kill(self.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
 
     def finish(self) -> str:
         """Reap the process; describe how it ended, with the tail of what it printed."""
@@ -117,11 +118,15 @@ class Worker:
 class Launcher:
     """Starts workers by forking a warm parent, or by spawning ``python -m probes._worker``."""
 
-    def __init__(self, mode: str = "auto", python: str = sys.executable, fast_compile: bool = True) -> None:
+    def __init__(
+        self, mode: str = "auto", python: str = sys.executable, fast_compile: bool = True
+    ) -> None:
         self.python = python
         if fast_compile:
             use_fast_compile()
-        self.fork = mode == "fork" or (mode == "auto" and python == sys.executable and self._preload())
+        self.fork = mode == "fork" or (
+            mode == "auto" and python == sys.executable and self._preload()
+        )
 
     @staticmethod
     def _preload() -> bool:
@@ -133,16 +138,18 @@ class Launcher:
         except Exception:
             return False
         for name in PRELOAD[1:]:
-            try:
+            with contextlib.suppress(Exception):
                 importlib.import_module(name)
-            except Exception:
-                pass
         return True
 
     def start(self, group: Group, skip: set[str]) -> Worker:
         read_fd, write_fd = os.pipe()
-        output = tempfile.TemporaryFile()
-        worker = self._fork(group, skip, write_fd, output) if self.fork else self._spawn(group, skip, write_fd, output)
+        output = tempfile.TemporaryFile()  # noqa: SIM115 -- owned and closed by the Worker
+        worker = (
+            self._fork(group, skip, write_fd, output)
+            if self.fork
+            else self._spawn(group, skip, write_fd, output)
+        )
         os.close(write_fd)
         worker.fd = read_fd
         return worker
@@ -157,6 +164,13 @@ class Launcher:
                 os.setsid()
                 os.dup2(output.fileno(), 1)
                 os.dup2(output.fileno(), 2)
+                # The parent's sys.stdout may not write to fd 1 (pytest replaces it); rebind both.
+                sys.stdout = open(1, "w", buffering=1, closefd=False)  # noqa: SIM115
+                sys.stderr = open(2, "w", buffering=1, closefd=False)  # noqa: SIM115
+                import faulthandler
+
+                if faulthandler.is_enabled():  # point crash dumps at this worker's own output
+                    faulthandler.enable(file=sys.stderr)
                 from probes._worker import run
 
                 run(write_fd, list(group.modules), skip)
@@ -166,6 +180,8 @@ class Launcher:
 
                 traceback.print_exc()
             finally:
+                for stream in (sys.stdout, sys.stderr):
+                    stream.flush()
                 os._exit(code)
         return Worker(pid, -1, output)
 
@@ -174,8 +190,16 @@ class Launcher:
         cmd += [arg for key in sorted(skip) for arg in ("--skip", key)]
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
-        popen = subprocess.Popen([*cmd, *group.modules], pass_fds=(write_fd,), stdin=subprocess.DEVNULL,
-                                 stdout=output, stderr=output, env=env, cwd=REPO_ROOT, start_new_session=True)
+        popen = subprocess.Popen(
+            [*cmd, *group.modules],
+            pass_fds=(write_fd,),
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=output,
+            env=env,
+            cwd=REPO_ROOT,
+            start_new_session=True,
+        )
         return Worker(popen.pid, -1, output, popen)
 
 
@@ -219,8 +243,13 @@ class GroupRun:
             return
         elif "done" in message:
             key = message["done"]
-            self.result.outcomes[key] = Outcome(key, message["status"], message.get("value"),
-                                                message.get("error"), message["seconds"])
+            self.result.outcomes[key] = Outcome(
+                key,
+                message["status"],
+                message.get("value"),
+                message.get("error"),
+                message["seconds"],
+            )
             self.current, self.progressed = None, True
         elif "end" in message:
             self.worker.finish()
@@ -236,14 +265,18 @@ class GroupRun:
         else:
             limit = self.timeouts.get(self.current, STARTUP_TIMEOUT_S)
             self.result.outcomes[self.current] = Outcome(
-                self.current, "timeout", error={"type": "timeout", "message": f"no result within {limit:.0f} s"})
+                self.current,
+                "timeout",
+                error={"type": "timeout", "message": f"no result within {limit:.0f} s"},
+            )
         self._restart_or_finish()
 
     def _on_exit(self) -> None:
         how = self.worker.finish()
         if self.current is not None:
-            self.result.outcomes[self.current] = Outcome(self.current, "crashed",
-                                                         error={"type": "crashed", "message": how})
+            self.result.outcomes[self.current] = Outcome(
+                self.current, "crashed", error={"type": "crashed", "message": how}
+            )
         elif self.planned is None or not self.progressed:
             self.result.failure = {"type": "crashed", "message": how}
         self._restart_or_finish()
@@ -258,7 +291,10 @@ class GroupRun:
     def _finish(self) -> None:
         for key in self.planned or ():
             if key not in self.result.outcomes:
-                lost = self.result.failure or {"type": "crashed", "message": "the restarted worker did not plan it"}
+                lost = self.result.failure or {
+                    "type": "crashed",
+                    "message": "the restarted worker did not plan it",
+                }
                 self.result.outcomes[key] = Outcome(key, "crashed", error=lost)
         self.result.seconds = round(time.perf_counter() - self.started, 3)
         self.done = True

@@ -43,7 +43,9 @@ def assemble(results: Iterable[GroupResult], wall_s: float) -> dict[str, Any]:
                 snapshot[section][name] = outcome.value
             else:
                 failed[outcome.key] = outcome.status
-                snapshot[section][name] = {"probe_failed": {"status": outcome.status, **(outcome.error or {})}}
+                snapshot[section][name] = {
+                    "probe_failed": {"status": outcome.status, **(outcome.error or {})}
+                }
     snapshot["summary"] = {
         "probes": total,
         "failed": failed,
@@ -60,7 +62,9 @@ def assemble(results: Iterable[GroupResult], wall_s: float) -> dict[str, Any]:
 
 def dumps(snapshot: dict[str, Any]) -> str:
     """Canonical text: sorted keys, fixed indentation, strict JSON, trailing newline."""
-    return json.dumps(snapshot, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    return (
+        json.dumps(snapshot, sort_keys=True, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
+    )
 
 
 def stable_part(snapshot: dict[str, Any]) -> dict[str, Any]:

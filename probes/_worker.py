@@ -7,6 +7,7 @@ stdout, so that kernels that print (``pl.debug_print``) cannot corrupt the strea
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -29,14 +30,14 @@ def reset_tpu_simulator() -> None:
 
     resolved = resolve(FEATURES_BY_KEY["tpu_simulator_reset"])
     if resolved.obj is not None:
-        try:
+        with contextlib.suppress(Exception):
             resolved.obj()
-        except Exception:
-            pass
 
 
 def run(fd: int, modules: list[str], skip: set[str]) -> None:
-    probes = [p for m in modules for p in probes_of(importlib.import_module(m)) if p.key not in skip]
+    probes = [
+        p for m in modules for p in probes_of(importlib.import_module(m)) if p.key not in skip
+    ]
     _emit(fd, {"plan": [[p.key, p.timeout_s] for p in probes]})
     for p in probes:
         _emit(fd, {"start": p.key})

@@ -17,8 +17,11 @@ RULE_MODULES = (
 )
 
 #: The tables reverse-mode autodiff needs, by their short names.
-REVERSE_MODE_TABLES = ("ad.primitive_transposes", "partial_eval.custom_partial_eval_rules",
-                       "partial_eval.partial_eval_jaxpr_custom_rules")
+REVERSE_MODE_TABLES = (
+    "ad.primitive_transposes",
+    "partial_eval.custom_partial_eval_rules",
+    "partial_eval.partial_eval_jaxpr_custom_rules",
+)
 
 
 def tables_holding(primitive: Any) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from probes._observe import observe, py_repr
+from probes._observe import normalize, observe, py_repr
 from probes._pallas import feature, pl
 from probes._registry import probe
 
@@ -22,8 +22,11 @@ def _construct(key: str, **fields: Any) -> dict[str, Any]:
 
 @probe("behaviours.compiler_params_tpu")
 def tpu() -> dict[str, Any]:
-    return _construct("tpu_compiler_params", dimension_semantics=("parallel", "parallel", "arbitrary"),
-                      vmem_limit_bytes=64 * 1024 * 1024)
+    return _construct(
+        "tpu_compiler_params",
+        dimension_semantics=("parallel", "parallel", "arbitrary"),
+        vmem_limit_bytes=64 * 1024 * 1024,
+    )
 
 
 @probe("behaviours.compiler_params_triton")
@@ -39,5 +42,9 @@ def mosaic_gpu() -> dict[str, Any]:
 @probe("behaviours.grid_dimension_semantics_enum")
 def grid_dimension_semantics() -> dict[str, Any]:
     tpu = __import__(f"{pl().__name__}.tpu", fromlist=["_"])
-    return {name: observe(lambda n=name: getattr(tpu, n), lambda v: {"repr": py_repr(v), "str": str(v)})
-            for name in ("PARALLEL", "ARBITRARY")}
+    return {
+        name: observe(
+            lambda n=name: getattr(tpu, n), lambda v: {"repr": py_repr(v), "str": normalize(str(v))}
+        )
+        for name in ("PARALLEL", "ARBITRARY")
+    }

@@ -12,7 +12,9 @@ from probes import SCHEMA
 from probes._observe import python_version
 from probes._registry import probe
 
-_PLUGIN = re.compile(r"^(libtpu|jax[-_]cuda\d*[-_].*|jax[-_]rocm.*|jax[-_]tpu.*|jax[-_]metal)$", re.I)
+_PLUGIN = re.compile(
+    r"^(libtpu|jax[-_]cuda\d*[-_].*|jax[-_]rocm.*|jax[-_]tpu.*|jax[-_]metal)$", re.I
+)
 
 
 def _version(dist: str) -> str | None:

@@ -1,4 +1,4 @@
-"""Behaviours of the generic interpreter (``interpret=True``) that the chapter asserts, §0–§4."""
+"""Behaviours of the generic interpreter (``interpret=True``) that the chapter asserts, §0 to §4."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from probes._kernels import (
     add8,
     add8_record,
     add_kernel,
+    close,
     copy_kernel,
     double_kernel,
     f64,
     matmul_grid,
     matmul_inputs,
-    close,
     mm_kernel_noinit,
     rowsum,
     sds,
@@ -53,8 +53,10 @@ def old_load_store_kernel() -> dict[str, Any]:
         pl().store(o_ref, ..., pl().load(x_ref, ...) + pl().load(y_ref, ...))
 
     x, y = jnp.arange(8, dtype=jnp.float32), jnp.full((8,), 10.0, jnp.float32)
-    return observe(lambda: pl().pallas_call(add_kernel_old, out_shape=sds((8,)), interpret=True)(x, y),
-                   f64_list)
+    return observe(
+        lambda: pl().pallas_call(add_kernel_old, out_shape=sds((8,)), interpret=True)(x, y),
+        f64_list,
+    )
 
 
 @probe("behaviours.ds_halves")
@@ -66,7 +68,9 @@ def ds_halves() -> dict[str, Any]:
         o_ref[4:] = x_ref[4:] + y_ref[4:]
 
     x, y = jnp.arange(8, dtype=jnp.float32), jnp.full((8,), 10.0, jnp.float32)
-    return observe(lambda: pl().pallas_call(kernel, out_shape=sds((8,)), interpret=True)(x, y), f64_list)
+    return observe(
+        lambda: pl().pallas_call(kernel, out_shape=sds((8,)), interpret=True)(x, y), f64_list
+    )
 
 
 @probe("behaviours.jaxpr_structure")
@@ -84,7 +88,9 @@ def jaxpr_structure() -> dict[str, Any]:
     hlo = jax.jit(call).lower(x, y).compile().as_text()
     return {
         "outer_primitives": [str(e.primitive) for e in closed.jaxpr.eqns],
-        "kernel_invar_avals": [re.sub(r"\s+", " ", str(v.aval)) for v in inner.invars] if inner else None,
+        "kernel_invar_avals": [re.sub(r"\s+", " ", str(v.aval)) for v in inner.invars]
+        if inner
+        else None,
         "params": sorted(eqn.params),
         "interpret_hlo_custom_calls": hlo.count("custom-call"),
         "interpret_hlo_has_while": "while" in hlo,
@@ -99,7 +105,9 @@ def kernel_returns_value() -> dict[str, Any]:
         return x_ref[...] * 2
 
     a = jnp.ones((4, 6), jnp.float32)
-    return observe(lambda: pl().pallas_call(bad, out_shape=sds((4, 6)), interpret=True)(a), f64_list)
+    return observe(
+        lambda: pl().pallas_call(bad, out_shape=sds((4, 6)), interpret=True)(a), f64_list
+    )
 
 
 @probe("behaviours.kernel_captures_constant")
@@ -112,15 +120,19 @@ def kernel_captures_constant() -> dict[str, Any]:
         o_ref[...] = x_ref[...] + w
 
     a = jnp.ones((4, 6), jnp.float32)
-    captured = observe(lambda: pl().pallas_call(bad, out_shape=sds((4, 6)), interpret=True)(a), f64_list)
+    captured = observe(
+        lambda: pl().pallas_call(bad, out_shape=sds((4, 6)), interpret=True)(a), f64_list
+    )
     scale = 0.5
 
     def scalar_ok(x_ref: Any, w_ref: Any, o_ref: Any) -> None:
         o_ref[...] = x_ref[...] * scale + w_ref[...]
 
     passed = pl().pallas_call(scalar_ok, out_shape=sds((4, 6)), interpret=True)(a, w)
-    return {"array_constant": captured,
-            "python_scalar_and_weight_input_correct": bool(np.allclose(f64(passed), 0.5 + f64(w)))}
+    return {
+        "array_constant": captured,
+        "python_scalar_and_weight_input_correct": bool(np.allclose(f64(passed), 0.5 + f64(w))),
+    }
 
 
 @probe("behaviours.index_map_element_offsets")
@@ -131,14 +143,23 @@ def index_map_element_offsets() -> dict[str, Any]:
     xs = jnp.arange(64, dtype=jnp.float32)
 
     def run(in_map: Any) -> Any:
-        return pl().pallas_call(double_kernel, out_shape=sds((64,)), grid=(4,),
-                                in_specs=[block_spec((16,), in_map)],
-                                out_specs=block_spec((16,), lambda i: (i,)), interpret=True)(xs)
+        return pl().pallas_call(
+            double_kernel,
+            out_shape=sds((64,)),
+            grid=(4,),
+            in_specs=[block_spec((16,), in_map)],
+            out_specs=block_spec((16,), lambda i: (i,)),
+            interpret=True,
+        )(xs)
 
     bad, good = run(lambda i: (i * 16,)), run(lambda i: (i,))
     wrong = ~np.isclose(f64(bad), 2 * f64(xs))
-    return {"wrong_elements": int(wrong.sum()), "of": 64, "outputs_16_to_19": f64(bad)[16:20].tolist(),
-            "block_indices_correct": bool(np.array_equal(f64(good), 2 * f64(xs)))}
+    return {
+        "wrong_elements": int(wrong.sum()),
+        "of": 64,
+        "outputs_16_to_19": f64(bad)[16:20].tolist(),
+        "block_indices_correct": bool(np.array_equal(f64(good), 2 * f64(xs))),
+    }
 
 
 @probe("behaviours.padding_read_past_end")
@@ -150,23 +171,39 @@ def padding_read_past_end() -> dict[str, Any]:
     blocks = pl().cdiv(100, 32)
 
     def peek() -> Any:
-        return pl().pallas_call(copy_kernel, out_shape=sds((4, 32)), grid=(blocks,),
-                                in_specs=[block_spec((32,), lambda i: (i,))],
-                                out_specs=block_spec((None, 32), lambda i: (i, 0)), interpret=True)(x)
+        return pl().pallas_call(
+            copy_kernel,
+            out_shape=sds((4, 32)),
+            grid=(blocks,),
+            in_specs=[block_spec((32,), lambda i: (i,))],
+            out_specs=block_spec((None, 32), lambda i: (i, 0)),
+            interpret=True,
+        )(x)
 
     def describe_tail(out: Any) -> dict[str, Any]:
         tail = f64(out)[3]
         pad = tail[4:]
-        return {"valid_tail": tail[:4].tolist(),
-                "padding": "nan" if np.isnan(pad).all() else sorted({py_repr(float(v)) for v in pad})}
+        return {
+            "valid_tail": tail[:4].tolist(),
+            "padding": "nan" if np.isnan(pad).all() else sorted({py_repr(float(v)) for v in pad}),
+        }
 
     def double() -> Any:
-        return pl().pallas_call(double_kernel, out_shape=sds((100,)), grid=(blocks,),
-                                in_specs=[block_spec((32,), lambda i: (i,))],
-                                out_specs=block_spec((32,), lambda i: (i,)), interpret=True)(x)
+        return pl().pallas_call(
+            double_kernel,
+            out_shape=sds((100,)),
+            grid=(blocks,),
+            in_specs=[block_spec((32,), lambda i: (i,))],
+            out_specs=block_spec((32,), lambda i: (i,)),
+            interpret=True,
+        )(x)
 
-    return {"last_block_read": observe(peek, describe_tail),
-            "elementwise_on_ragged_length": observe(double, lambda out: bool(np.array_equal(f64(out), 2 * f64(x))))}
+    return {
+        "last_block_read": observe(peek, describe_tail),
+        "elementwise_on_ragged_length": observe(
+            double, lambda out: bool(np.array_equal(f64(out), 2 * f64(x)))
+        ),
+    }
 
 
 @probe("behaviours.python_if_on_program_id")
@@ -202,8 +239,14 @@ def blockspec_argument_order() -> dict[str, Any]:
 
     def run(spec_args: tuple[Any, Any]) -> Any:
         spec = pl().BlockSpec(*spec_args)
-        return pl().pallas_call(copy_kernel, out_shape=sds((64,)), grid=(4,), in_specs=[spec],
-                                out_specs=spec, interpret=True)(x)
+        return pl().pallas_call(
+            copy_kernel,
+            out_shape=sds((64,)),
+            grid=(4,),
+            in_specs=[spec],
+            out_specs=spec,
+            interpret=True,
+        )(x)
 
     def correct(out: Any) -> bool:
         return bool(np.array_equal(f64(out), f64(x)))
@@ -221,9 +264,13 @@ def dimension_semantics_in_interpret() -> dict[str, Any]:
 
     x = jax.random.normal(jax.random.key(8), (96, 300))
     cp = tpu_compiler_params(dimension_semantics=("parallel", "arbitrary"))
-    return {"compiler_params": type(cp).__name__,
-            **observe(lambda: rowsum(x, True, compiler_params=cp),
-                      lambda out: close(out, f64(x).sum(1), 1e-4, 1e-5))}
+    return {
+        "compiler_params": type(cp).__name__,
+        **observe(
+            lambda: rowsum(x, True, compiler_params=cp),
+            lambda out: close(out, f64(x).sum(1), 1e-4, 1e-5),
+        ),
+    }
 
 
 @probe("behaviours.dict_compiler_params")
@@ -233,13 +280,15 @@ def dict_compiler_params() -> dict[str, Any]:
 
     x = jax.random.normal(jax.random.key(8), (96, 300))
     cp = {"mosaic": {"dimension_semantics": ("parallel", "arbitrary")}}
-    return observe(lambda: rowsum(x, True, compiler_params=cp),
-                   lambda out: close(out, f64(x).sum(1), 1e-4, 1e-5))
+    return observe(
+        lambda: rowsum(x, True, compiler_params=cp),
+        lambda out: close(out, f64(x).sum(1), 1e-4, 1e-5),
+    )
 
 
 @probe("behaviours.vmem_scratch_in_interpret")
 def vmem_scratch_in_interpret() -> dict[str, Any]:
-    """§4.1′: bf16 matmul accumulating in a float32 pltpu.VMEM scratch, under interpret=True."""
+    """§4.1 (scratch): bf16 matmul accumulating in a float32 pltpu.VMEM scratch, under interpret=True."""
     import jax.numpy as jnp
 
     vmem = feature("vmem")
@@ -262,10 +311,17 @@ def vmem_scratch_in_interpret() -> dict[str, Any]:
 
     def run() -> Any:
         return pl().pallas_call(
-            kernel, out_shape=sds((256, 512), jnp.bfloat16), grid=(4, 4, 3),
-            in_specs=[block_spec((bm, bk), lambda i, j, k: (i, k)), block_spec((bk, bn), lambda i, j, k: (k, j))],
+            kernel,
+            out_shape=sds((256, 512), jnp.bfloat16),
+            grid=(4, 4, 3),
+            in_specs=[
+                block_spec((bm, bk), lambda i, j, k: (i, k)),
+                block_spec((bk, bn), lambda i, j, k: (k, j)),
+            ],
             out_specs=block_spec((bm, bn), lambda i, j, k: (i, j)),
-            scratch_shapes=[vmem((bm, bn), jnp.float32)], interpret=True)(a16, b16)
+            scratch_shapes=[vmem((bm, bn), jnp.float32)],
+            interpret=True,
+        )(a16, b16)
 
     def describe(out: Any) -> dict[str, Any]:
         ref = f64(a16) @ f64(b16)
@@ -287,9 +343,13 @@ def cost_estimate_and_aliases() -> dict[str, Any]:
     x, y = jnp.arange(16, dtype=jnp.float32), jnp.ones(16, jnp.float32)
 
     def run() -> Any:
-        return pl().pallas_call(kernel, out_shape=sds((16,)), input_output_aliases={1: 0},
-                                cost_estimate=cost(flops=32, transcendentals=0, bytes_accessed=192),
-                                interpret=True)(x, y)
+        return pl().pallas_call(
+            kernel,
+            out_shape=sds((16,)),
+            input_output_aliases={1: 0},
+            cost_estimate=cost(flops=32, transcendentals=0, bytes_accessed=192),
+            interpret=True,
+        )(x, y)
 
     return observe(run, lambda out: {"correct": bool(np.array_equal(f64(out), 2 * f64(x) + 1))})
 
@@ -309,9 +369,18 @@ def debug_print() -> dict[str, Any]:
         saved = os.dup(1)
         os.dup2(sink.fileno(), 1)
         try:
-            record = observe(lambda: jax.block_until_ready(pl().pallas_call(
-                kernel, out_shape=sds((24,)), grid=(3,), in_specs=[block_spec((8,), lambda i: (i,))],
-                out_specs=block_spec((8,), lambda i: (i,)), interpret=True)(x)))
+            record = observe(
+                lambda: jax.block_until_ready(
+                    pl().pallas_call(
+                        kernel,
+                        out_shape=sds((24,)),
+                        grid=(3,),
+                        in_specs=[block_spec((8,), lambda i: (i,))],
+                        out_specs=block_spec((8,), lambda i: (i,)),
+                        interpret=True,
+                    )(x)
+                )
+            )
         finally:
             os.dup2(saved, 1)
             os.close(saved)

@@ -22,8 +22,16 @@ from probes._observe import error_record, py_repr
 from probes._registry import Probe
 
 #: Always inventoried, even on releases where they do not exist (then: does not import).
-BASE_MODULES = (PL, f"{PL}.tpu", f"{PL}.triton", f"{PL}.gpu", f"{PL}.mosaic_gpu",
-                f"{PL}.tpu_sc", f"{PL}.fuser", f"{PL}.ops")
+BASE_MODULES = (
+    PL,
+    f"{PL}.tpu",
+    f"{PL}.triton",
+    f"{PL}.gpu",
+    f"{PL}.mosaic_gpu",
+    f"{PL}.tpu_sc",
+    f"{PL}.fuser",
+    f"{PL}.ops",
+)
 
 
 def discover_modules() -> list[str]:
@@ -31,8 +39,11 @@ def discover_modules() -> list[str]:
     found = set(BASE_MODULES)
     try:
         package = importlib.import_module(PL)
-        found.update(f"{PL}.{m.name}" for m in pkgutil.iter_modules(package.__path__)
-                     if not m.name.startswith("_"))
+        found.update(
+            f"{PL}.{m.name}"
+            for m in pkgutil.iter_modules(package.__path__)
+            if not m.name.startswith("_")
+        )
     except Exception:  # the inventory of PL itself records why
         pass
     return sorted(found)
@@ -59,7 +70,9 @@ def dataclass_fields(cls: type) -> list[dict[str, str]]:
         if f.default is not dataclasses.MISSING:
             entry["default"] = py_repr(f.default)
         elif f.default_factory is not dataclasses.MISSING:
-            entry["default_factory"] = getattr(f.default_factory, "__qualname__", py_repr(f.default_factory))
+            entry["default_factory"] = getattr(
+                f.default_factory, "__qualname__", py_repr(f.default_factory)
+            )
         if not f.init:
             entry["init"] = "false"
         fields.append(entry)
@@ -87,8 +100,11 @@ def describe(obj: Any) -> dict[str, Any]:
         record["bases"] = [f"{b.__module__}.{b.__qualname__}" for b in obj.__bases__]
         return record
     if callable(obj):
-        return {"kind": "function", "signature": signature(obj),
-                "defined_in": getattr(obj, "__module__", None)}
+        return {
+            "kind": "function",
+            "signature": signature(obj),
+            "defined_in": getattr(obj, "__module__", None),
+        }
     record = {"kind": "constant", "type": type(obj).__qualname__}
     if isinstance(obj, _SIMPLE):
         record["repr"] = py_repr(obj)
@@ -135,4 +151,6 @@ def inventory(module_name: str) -> dict[str, Any]:
 
 
 def probes() -> list[Probe]:
-    return [Probe(f"modules.{name}", functools.partial(inventory, name)) for name in discover_modules()]
+    return [
+        Probe(f"modules.{name}", functools.partial(inventory, name)) for name in discover_modules()
+    ]

@@ -24,16 +24,19 @@ def cross_lower(fn: Any, args: tuple[Any, ...], platform: str, api: str = LOWERI
     return jax.jit(fn).lower(*args, _experimental_lowering_parameters=params).as_text()
 
 
-def tpu_add_lowers(block: tuple[int, ...], shape: tuple[int, ...], dtype: Any = None) -> dict[str, Any]:
+def tpu_add_lowers(
+    block: tuple[int, ...], shape: tuple[int, ...], dtype: Any = None
+) -> dict[str, Any]:
     """The chapter's ``tpu_lowers``: does an add kernel with this block lower for TPU?"""
     import jax.numpy as jnp
 
     dtype = dtype or jnp.float32
-    grid = tuple(s // b if s % b == 0 else 1 for s, b in zip(shape, block))
+    grid = tuple(s // b if s % b == 0 else 1 for s, b in zip(shape, block, strict=True))
     index_map = (lambda i: (i,)) if len(shape) == 1 else (lambda i, j: (i, j))
     spec = block_spec(block, index_map)
-    call = pl().pallas_call(add_kernel, out_shape=sds(shape, dtype), grid=grid, in_specs=[spec, spec],
-                            out_specs=spec)
+    call = pl().pallas_call(
+        add_kernel, out_shape=sds(shape, dtype), grid=grid, in_specs=[spec, spec], out_specs=spec
+    )
     try:
         text = cross_lower(call, (sds(shape, dtype), sds(shape, dtype)), "tpu")
     except Exception as exc:
@@ -50,8 +53,10 @@ def lowering_api() -> dict[str, Any]:
     args = (sds((8, 128)), sds((8, 128)))
     record = {}
     for api in LOWERING_APIS:
-        record[api] = observe(lambda a=api: cross_lower(call, args, "tpu", a),
-                              lambda text: {"tpu_custom_call": "tpu_custom_call" in text})
+        record[api] = observe(
+            lambda a=api: cross_lower(call, args, "tpu", a),
+            lambda text: {"tpu_custom_call": "tpu_custom_call" in text},
+        )
     return record
 
 
@@ -69,7 +74,10 @@ def tpu_block_shape_narrow_and_1d() -> dict[str, Any]:
     """§6.1: a bf16 block, and 1-D blocks (which the chapter could not lower without a chip)."""
     import jax.numpy as jnp
 
-    record = {f"bf16_{b[0]}x{b[1]}": tpu_add_lowers(b, (256, 512), jnp.bfloat16) for b in [(8, 128), (16, 128)]}
+    record = {
+        f"bf16_{b[0]}x{b[1]}": tpu_add_lowers(b, (256, 512), jnp.bfloat16)
+        for b in [(8, 128), (16, 128)]
+    }
     for block in (128, 1024, 100, 2048):
         record[f"1d_{block}_of_2048"] = tpu_add_lowers((block,), (2048,))
     return record
@@ -97,21 +105,33 @@ def tpu_lowering_bf16_matmul() -> dict[str, Any]:
         def _store() -> None:
             o_ref[...] = acc_ref[...].astype(o_ref.dtype)
 
-    params = tpu_compiler_params(dimension_semantics=("parallel", "parallel", "arbitrary"),
-                                 vmem_limit_bytes=64 * 1024 * 1024)
+    params = tpu_compiler_params(
+        dimension_semantics=("parallel", "parallel", "arbitrary"), vmem_limit_bytes=64 * 1024 * 1024
+    )
     a = sds((size, size), jnp.bfloat16)
 
     def lower() -> str:
         call = pl().pallas_call(
-            kernel, out_shape=sds((size, size), jnp.bfloat16), grid=(size // bm, size // bn, size // bk),
-            in_specs=[block_spec((bm, bk), lambda i, j, k: (i, k)), block_spec((bk, bn), lambda i, j, k: (k, j))],
+            kernel,
+            out_shape=sds((size, size), jnp.bfloat16),
+            grid=(size // bm, size // bn, size // bk),
+            in_specs=[
+                block_spec((bm, bk), lambda i, j, k: (i, k)),
+                block_spec((bk, bn), lambda i, j, k: (k, j)),
+            ],
             out_specs=block_spec((bm, bn), lambda i, j, k: (i, j)),
-            scratch_shapes=[vmem((bm, bn), jnp.float32)], compiler_params=params)
+            scratch_shapes=[vmem((bm, bn), jnp.float32)],
+            compiler_params=params,
+        )
         return cross_lower(call, (a, a), "tpu")
 
-    return observe(lower,
-                   lambda text: {"tpu_custom_call": "tpu_custom_call" in text,
-                                 "vmem_limit_in_config": "67108864" in text})
+    return observe(
+        lower,
+        lambda text: {
+            "tpu_custom_call": "tpu_custom_call" in text,
+            "vmem_limit_in_config": "67108864" in text,
+        },
+    )
 
 
 @probe("behaviours.gpu_cross_lowering")
@@ -121,7 +141,18 @@ def gpu_cross_lowering() -> dict[str, Any]:
 
     call = pl().pallas_call(add_kernel, out_shape=sds((8, 128), jnp.float32))
     args = (sds((8, 128)), sds((8, 128)))
-    return {platform: observe(lambda p=platform: cross_lower(call, args, p),
-                              lambda text: {"custom_calls": sorted({w for w in ("__gpu$xla.gpu.triton",
-                                            "mosaic_gpu", "triton_kernel_call") if w in text})})
-            for platform in ("cuda", "rocm")}
+    return {
+        platform: observe(
+            lambda p=platform: cross_lower(call, args, p),
+            lambda text: {
+                "custom_calls": sorted(
+                    {
+                        w
+                        for w in ("__gpu$xla.gpu.triton", "mosaic_gpu", "triton_kernel_call")
+                        if w in text
+                    }
+                )
+            },
+        )
+        for platform in ("cuda", "rocm")
+    }

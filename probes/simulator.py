@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
 from collections.abc import Iterator
@@ -13,11 +14,11 @@ import numpy as np
 from probes._kernels import (
     add8,
     add8_record,
+    close,
     copy_kernel,
     f64,
     matmul_grid,
     matmul_inputs,
-    close,
     max_err,
     mm_kernel_noinit,
     mm_kernel_when,
@@ -42,10 +43,8 @@ def quiet_callback_logs() -> Iterator[None]:
 
 
 def reset() -> None:
-    try:
+    with contextlib.suppress(Exception):
         feature("tpu_simulator_reset")()
-    except Exception:
-        pass
 
 
 def tpu_params(**fields: Any) -> Any:
@@ -76,8 +75,14 @@ def grid_point_recorder() -> dict[str, Any]:
     spec = block_spec((8, 128), lambda i, j: (i, j))
 
     def run(recorder: Any) -> Any:
-        out = pl().pallas_call(copy_kernel, out_shape=sds(x.shape), grid=(2, 3), in_specs=[spec],
-                               out_specs=spec, interpret=tpu_params(grid_point_recorder=recorder))(x)
+        out = pl().pallas_call(
+            copy_kernel,
+            out_shape=sds(x.shape),
+            grid=(2, 3),
+            in_specs=[spec],
+            out_specs=spec,
+            interpret=tpu_params(grid_point_recorder=recorder),
+        )(x)
         return jax.block_until_ready(out)
 
     orders: dict[str, list[list[int]]] = {"three_args": [], "two_args": []}
@@ -94,7 +99,9 @@ def grid_point_recorder() -> dict[str, Any]:
     record: dict[str, Any] = {"available": True}
     for name, recorder in (("three_args", three), ("two_args", two)):
         with quiet_callback_logs():
-            record[name] = observe(lambda r=recorder: run(r), lambda out: bool(np.array_equal(f64(out), f64(x))))
+            record[name] = observe(
+                lambda r=recorder: run(r), lambda out: bool(np.array_equal(f64(out), f64(x)))
+            )
         reset()
         if record[name]["outcome"] == "returned":
             record[name]["visit_order"] = orders[name]
@@ -114,11 +121,18 @@ def revisited_block_detection() -> dict[str, Any]:
         caught = observe(lambda: jax.block_until_ready(rowsum(x, params, reduce_last=False)))
     reset()
     if "error" in caught:
-        lines = [line.strip() for line in caught["error"]["message"].splitlines() if "Revisited" in line]
+        lines = [
+            line.strip() for line in caught["error"]["message"].splitlines() if "Revisited" in line
+        ]
         caught["error"]["revisited_line"] = lines[0] if lines else None
-    correct = observe(lambda: rowsum(x, tpu_params(), reduce_last=True), lambda out: close(out, ref, 1e-4, 1e-5))
-    return {"interpret_true_wrong_order": generic, "simulator_wrong_order": caught,
-            "simulator_reduce_last": correct}
+    correct = observe(
+        lambda: rowsum(x, tpu_params(), reduce_last=True), lambda out: close(out, ref, 1e-4, 1e-5)
+    )
+    return {
+        "interpret_true_wrong_order": generic,
+        "simulator_wrong_order": caught,
+        "simulator_reduce_last": correct,
+    }
 
 
 @probe("behaviours.uninitialized_memory")
@@ -126,17 +140,24 @@ def uninitialized_memory() -> dict[str, Any]:
     """§4.1: an accumulator never zeroed, under both fill modes of the simulator."""
     import jax
 
-    a, b = matmul_inputs(128, 256, 256)  # grid (2, 2, 2): the chapter's effect, a sixth of the steps
+    a, b = matmul_inputs(
+        128, 256, 256
+    )  # grid (2, 2, 2): the chapter's effect, a sixth of the steps
     ref = f64(a) @ f64(b)
     record: dict[str, Any] = {}
     for mode in ("nan", "zero"):
         params = tpu_params(uninitialized_memory=mode)
         record[f"no_init_{mode}"] = observe(
             lambda p=params: jax.block_until_ready(matmul_grid(mm_kernel_noinit, a, b, p)),
-            lambda out: {"nan_fraction": float(np.isnan(f64(out)).mean()),
-                         "max_err_above_1": bool(max_err(out, ref) > 1.0)})
+            lambda out: {
+                "nan_fraction": float(np.isnan(f64(out)).mean()),
+                "max_err_above_1": bool(max_err(out, ref) > 1.0),
+            },
+        )
         record[f"with_init_{mode}"] = observe(
-            lambda p=params: matmul_grid(mm_kernel_when, a, b, p), lambda out: close(out, ref, 1e-4, 1e-4))
+            lambda p=params: matmul_grid(mm_kernel_when, a, b, p),
+            lambda out: close(out, ref, 1e-4, 1e-4),
+        )
     return record
 
 
@@ -150,6 +171,8 @@ def reset_after_raise() -> dict[str, Any]:
         first = observe(lambda: jax.block_until_ready(rowsum(x, tpu_params(), reduce_last=False)))
     reset_fn = feature("tpu_simulator_reset")
     reset_fn()
-    after = observe(lambda: jax.block_until_ready(rowsum(x, tpu_params(), reduce_last=True)),
-                    lambda out: close(out, f64(x).sum(1), 1e-4, 1e-5))
+    after = observe(
+        lambda: jax.block_until_ready(rowsum(x, tpu_params(), reduce_last=True)),
+        lambda out: close(out, f64(x).sum(1), 1e-4, 1e-5),
+    )
     return {"first_raised": first["outcome"] == "raised", "after_reset": after}

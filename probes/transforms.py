@@ -9,10 +9,10 @@ import numpy as np
 
 from probes._kernels import (
     add_kernel,
+    close,
     f64,
     matmul_grid,
     matmul_inputs,
-    close,
     mm_kernel_when,
     row_call,
     sds,
@@ -27,8 +27,14 @@ from probes._registry import probe
 def add2d(x: Any, y: Any, bm: int = 64, bn: int = 128) -> Any:
     m, n = x.shape
     spec = block_spec((bm, bn), lambda i, j: (i, j))
-    return pl().pallas_call(add_kernel, out_shape=sds(x.shape, x.dtype), grid=(m // bm, n // bn),
-                            in_specs=[spec, spec], out_specs=spec, interpret=True)(x, y)
+    return pl().pallas_call(
+        add_kernel,
+        out_shape=sds(x.shape, x.dtype),
+        grid=(m // bm, n // bn),
+        in_specs=[spec, spec],
+        out_specs=spec,
+        interpret=True,
+    )(x, y)
 
 
 def matmul_acc(a: Any, b: Any, bm: int = 64, bk: int = 128, bn: int = 128) -> Any:
@@ -77,10 +83,16 @@ def jit_block_sizes() -> dict[str, Any]:
     a, b = matmul_inputs()
     ref = f64(a) @ f64(b)
     traced = with_first_line(observe(lambda: jax.jit(matmul_acc)(a, b, 64, 128, 128)))
-    static = observe(lambda: jax.jit(matmul_acc, static_argnames=("bm", "bk", "bn"))(a, b, bm=128, bk=128, bn=256),
-                     lambda out: close(out, ref, 1e-4, 1e-4))
-    partial = observe(lambda: jax.jit(functools.partial(matmul_acc, bm=32, bk=64, bn=128))(a, b),
-                      lambda out: close(out, ref, 1e-4, 1e-4))
+    static = observe(
+        lambda: jax.jit(matmul_acc, static_argnames=("bm", "bk", "bn"))(
+            a, b, bm=128, bk=128, bn=256
+        ),
+        lambda out: close(out, ref, 1e-4, 1e-4),
+    )
+    partial = observe(
+        lambda: jax.jit(functools.partial(matmul_acc, bm=32, bk=64, bn=128))(a, b),
+        lambda out: close(out, ref, 1e-4, 1e-4),
+    )
     return {"traced": traced, "static_argnames": static, "functools_partial": partial}
 
 
@@ -108,12 +120,18 @@ def jvp_direct() -> dict[str, Any]:
 
     x = jax.random.normal(jax.random.key(13), (16, 128))
     t = jax.random.normal(jax.random.key(17), x.shape)
-    simple = observe(lambda: jax.jvp(_softmax, (x,), (t,))[1],
-                     lambda out: close(out, jax.jvp(jax.nn.softmax, (x,), (t,))[1], 1e-6, 1e-5))
+    simple = observe(
+        lambda: jax.jvp(_softmax, (x,), (t,))[1],
+        lambda out: close(out, jax.jvp(jax.nn.softmax, (x,), (t,))[1], 1e-6, 1e-5),
+    )
     xa = jax.random.normal(jax.random.key(18), (256, 512))
-    partial = with_first_line(observe(lambda: jax.block_until_ready(jax.jvp(lambda u: add2d(u, xa), (xa,), (xa,)))))
+    partial = with_first_line(
+        observe(lambda: jax.block_until_ready(jax.jvp(lambda u: add2d(u, xa), (xa,), (xa,))))
+    )
     a, b = matmul_inputs()
-    program_id = with_first_line(observe(lambda: jax.block_until_ready(jax.jvp(lambda u: matmul_acc(u, b), (a,), (a,)))))
+    program_id = with_first_line(
+        observe(lambda: jax.block_until_ready(jax.jvp(lambda u: matmul_acc(u, b), (a,), (a,))))
+    )
     return {"simple": simple, "partial_tangents": partial, "uses_program_id": program_id}
 
 
@@ -128,8 +146,14 @@ def softmax_custom_vjp() -> Any:
     def bwd_pallas(y: Any, dy: Any, br: int = 8) -> Any:
         rows, cols = y.shape
         spec = block_spec((br, cols), lambda i: (i, 0))
-        return pl().pallas_call(bwd_kernel, out_shape=sds(y.shape, y.dtype), grid=(pl().cdiv(rows, br),),
-                                in_specs=[spec, spec], out_specs=spec, interpret=True)(y, dy)
+        return pl().pallas_call(
+            bwd_kernel,
+            out_shape=sds(y.shape, y.dtype),
+            grid=(pl().cdiv(rows, br),),
+            in_specs=[spec, spec],
+            out_specs=spec,
+            interpret=True,
+        )(y, dy)
 
     @jax.custom_vjp
     def softmax_pl(x: Any) -> Any:
@@ -167,14 +191,24 @@ def custom_vjp() -> dict[str, Any]:
             return str(softmax_pl(x64).dtype)
 
     f64_check = observe(float64_check, str)
-    jit_grad = observe(lambda: jax.jit(jax.grad(loss))(x, w), lambda g: close(g, by_hand, 1e-6, 1e-4))
+    jit_grad = observe(
+        lambda: jax.jit(jax.grad(loss))(x, w), lambda g: close(g, by_hand, 1e-6, 1e-4)
+    )
     xb = jax.random.normal(jax.random.key(15), (3, 16, 128))
     wb = jax.random.normal(jax.random.key(16), (3, 16, 128))
     ref_vm = jax.vmap(jax.grad(lambda v, w: jnp.sum(jax.nn.softmax(v) * w)))(xb, wb)
-    vmap_grad = observe(lambda: jax.vmap(jax.grad(loss))(xb, wb), lambda g: close(g, ref_vm, 1e-7, 1e-5))
+    vmap_grad = observe(
+        lambda: jax.vmap(jax.grad(loss))(xb, wb), lambda g: close(g, ref_vm, 1e-7, 1e-5)
+    )
     jvp = observe(lambda: jax.jvp(softmax_pl, (x,), (x,)))
-    return {"grad_vs_float64": grad, "check_grads_float32": f32, "check_grads_float64": f64_check,
-            "jit_grad_vs_float64": jit_grad, "vmap_grad": vmap_grad, "jvp": jvp}
+    return {
+        "grad_vs_float64": grad,
+        "check_grads_float32": f32,
+        "check_grads_float64": f64_check,
+        "jit_grad_vs_float64": jit_grad,
+        "vmap_grad": vmap_grad,
+        "jvp": jvp,
+    }
 
 
 @probe("autodiff.grad_check")
@@ -188,11 +222,17 @@ def grad_check() -> dict[str, Any]:
     x = jnp.arange(8, dtype=jnp.float32)
 
     def double(v: Any) -> Any:
-        return pl().pallas_call(lambda x_ref, o_ref: o_ref.__setitem__(..., x_ref[...] * 2),
-                                out_shape=sds((8,)), interpret=True)(v)
+        return pl().pallas_call(
+            lambda x_ref, o_ref: o_ref.__setitem__(..., x_ref[...] * 2),
+            out_shape=sds((8,)),
+            interpret=True,
+        )(v)
 
     grad = observe(lambda: jax.grad(lambda v: jnp.sum(double(v)))(x), lambda g: f64(g).tolist())
     registered = [t for t in tables_holding(pl().pallas_call_p) if t in REVERSE_MODE_TABLES]
     works = grad["outcome"] == "returned"
-    return {"grad_works": works, "reverse_mode_rules": registered,
-            "placeholder_rules": [] if works else registered}
+    return {
+        "grad_works": works,
+        "reverse_mode_rules": registered,
+        "placeholder_rules": [] if works else registered,
+    }

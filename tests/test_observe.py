@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+import math
+
+from probes._observe import clip, error_record, normalize, observe, strip_tracebacks, to_list
+
+
+def test_normalize_drops_addresses_and_install_paths() -> None:
+    text = (
+        "<function f at 0x7f3a2b4c5d60> in /opt/venv/lib/python3.12/site-packages/jax/_src/core.py"
+    )
+    assert normalize(text) == "<function f at 0x…> in <site-packages>/jax/_src/core.py"
+
+
+def test_normalize_drops_this_checkout_path_and_line() -> None:
+    from probes._runner import REPO_ROOT
+
+    assert (
+        normalize(f"kernel at {REPO_ROOT}/probes/interpret.py:110 fails")
+        == "kernel at <repo>/probes/interpret.py fails"
+    )
+
+
+def test_strip_tracebacks_keeps_the_error_lines() -> None:
+    text = (
+        "INTERNAL: CpuCallback error: Traceback (most recent call last):\n"
+        '  File "/x/callback.py", line 829, in _wrapped\n'
+        "    result = f()\n"
+        "RuntimeError: Revisited block (slice(0, 32, 1),) of output 0."
+    )
+    assert (
+        strip_tracebacks(text)
+        == "INTERNAL: CpuCallback error:\nRuntimeError: Revisited block (slice(0, 32, 1),) of output 0."
+    )
+
+
+def test_error_record_qualifies_non_builtin_types() -> None:
+    class LocalError(Exception):
+        pass
+
+    assert error_record(ValueError("x")) == {"type": "ValueError", "message": "x"}
+    assert error_record(LocalError("y"))["type"].endswith("LocalError")
+
+
+def test_observe_records_both_outcomes() -> None:
+    assert observe(lambda: 3, lambda v: v * 2) == {"outcome": "returned", "value": 6}
+    assert observe(lambda: 1 / 0)["error"]["type"] == "ZeroDivisionError"
+
+
+def test_clip_says_how_much_it_dropped() -> None:
+    assert clip("abcdef", 3) == "abc… [3 more chars]"
+
+
+def test_to_list_keeps_json_strict() -> None:
+    assert to_list([1.0, math.nan, math.inf]) == [1.0, "nan", "inf"]
