@@ -31,6 +31,8 @@ from probes._observe import clip, normalize
 
 #: How long a worker may take to import JAX and plan, or to move between two probes.
 STARTUP_TIMEOUT_S = 180.0
+#: How long a worker that has reported everything may take to exit.
+EXIT_TIMEOUT_S = 30.0
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 #: Imported once by the parent so that forked workers start warm. Failures are ignored here:
@@ -103,7 +105,11 @@ class Worker:
     def finish(self) -> str:
         """Reap the process; describe how it ended, with the tail of what it printed."""
         if self.popen is not None:
-            code = self.popen.wait()
+            try:
+                code = self.popen.wait(timeout=EXIT_TIMEOUT_S)
+            except subprocess.TimeoutExpired:  # it said "end" but hangs on the way out
+                self.kill()
+                code = self.popen.wait()
         else:
             _, status = os.waitpid(self.pid, 0)
             code = os.waitstatus_to_exitcode(status)
