@@ -33,7 +33,11 @@ def one_run(args: list[str]) -> tuple[float, dict]:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "snapshot.json"
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "probes", "--quiet", "--out", str(out), *args], cwd=REPO, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "probes", "--quiet", "--out", str(out), *args],
+            cwd=REPO,
+            check=True,
+        )
         wall = time.perf_counter() - started
         return wall, json.loads(out.read_text())["summary"]
 
@@ -53,9 +57,14 @@ def main() -> None:
             wall, summary = one_run(extra)
             walls.append(wall)
         results[name] = statistics.median(walls)
-        print(f"{name:32s} median {results[name]:6.2f} s   runs: {', '.join(f'{w:.2f}' for w in walls)}", flush=True)
+        print(
+            f"{name:32s} median {results[name]:6.2f} s   runs: {', '.join(f'{w:.2f}' for w in walls)}",
+            flush=True,
+        )
     base = results["default (fork, fast compile)"]
-    print(f"\n{summary['probes']} probes, {summary['facts']} facts, {len(summary['failed'])} failed")
+    print(
+        f"\n{summary['probes']} probes, {summary['facts']} facts, {len(summary['failed'])} failed"
+    )
     for name, wall in results.items():
         print(f"{name:32s} {wall / base:5.2f}x the default")
     verdict = "meets" if base < 15 else "misses"
