@@ -72,6 +72,15 @@ def matmul_inputs(m: int = 256, k: int = 384, n: int = 512) -> tuple[Any, Any]:
     return jax.random.normal(ka, (m, k)), jax.random.normal(kb, (k, n))
 
 
+def matmul_specs(bm: int, bk: int, bn: int) -> tuple[list[Any], Any]:
+    """The (i, j, k) matmul BlockSpecs: A by (i, k), B by (k, j), the output by (i, j)."""
+    in_specs = [
+        block_spec((bm, bk), lambda i, j, k: (i, k)),
+        block_spec((bk, bn), lambda i, j, k: (k, j)),
+    ]
+    return in_specs, block_spec((bm, bn), lambda i, j, k: (i, j))
+
+
 def matmul_grid(
     kernel: Any, a: Any, b: Any, interpret: Any, bm: int = 64, bk: int = 128, bn: int = 128
 ) -> Any:
@@ -79,17 +88,54 @@ def matmul_grid(
     import jax.numpy as jnp
 
     (m, k), (_, n) = a.shape, b.shape
+    in_specs, out_spec = matmul_specs(bm, bk, bn)
     return pl().pallas_call(
         kernel,
         out_shape=sds((m, n), jnp.float32),
         grid=(m // bm, n // bn, k // bk),
-        in_specs=[
-            block_spec((bm, bk), lambda i, j, kk: (i, kk)),
-            block_spec((bk, bn), lambda i, j, kk: (kk, j)),
-        ],
-        out_specs=block_spec((bm, bn), lambda i, j, kk: (i, j)),
+        in_specs=in_specs,
+        out_specs=out_spec,
         interpret=interpret,
     )(a, b)
+
+
+def mm_bf16_scratch_kernel(a_ref: Any, b_ref: Any, o_ref: Any, acc_ref: Any) -> None:
+    """§4.1 (scratch) and §6.2: accumulate in float32 scratch, write bf16 on the last K step."""
+    import jax.numpy as jnp
+
+    k = pl().program_id(2)
+
+    @pl().when(k == 0)
+    def _init() -> None:
+        acc_ref[...] = jnp.zeros(acc_ref.shape, acc_ref.dtype)
+
+    acc_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
+
+    @pl().when(k == pl().num_programs(2) - 1)
+    def _store() -> None:
+        o_ref[...] = acc_ref[...].astype(o_ref.dtype)
+
+
+def matmul_bf16_scratch(
+    m: int, k: int, n: int, block: tuple[int, int, int], interpret: Any = False, **params: Any
+) -> Any:
+    """The bf16 matmul with a ``pltpu.VMEM`` float32 scratch, as a callable (not yet called)."""
+    import jax.numpy as jnp
+
+    from probes._pallas import feature
+
+    bm, bk, bn = block
+    in_specs, out_spec = matmul_specs(bm, bk, bn)
+    return pl().pallas_call(
+        mm_bf16_scratch_kernel,
+        out_shape=sds((m, n), jnp.bfloat16),
+        grid=(m // bm, n // bn, k // bk),
+        in_specs=in_specs,
+        out_specs=out_spec,
+        scratch_shapes=[feature("vmem")((bm, bn), jnp.float32)],
+        interpret=interpret,
+        **params,
+    )
 
 
 def mm_kernel_noinit(a_ref: Any, b_ref: Any, o_ref: Any) -> None:
@@ -159,17 +205,18 @@ def softmax_kernel(x_ref: Any, o_ref: Any) -> None:
     o_ref[...] = (e / jnp.sum(e, axis=-1, keepdims=True)).astype(o_ref.dtype)
 
 
-def row_call(kernel: Any, x: Any, br: int = 8, interpret: Any = True) -> Any:
-    rows, cols = x.shape
+def row_call(kernel: Any, *xs: Any, br: int = 8, interpret: Any = True) -> Any:
+    """§4.2: br full-width rows per program; every input and the output share the first's shape."""
+    rows, cols = xs[0].shape
     spec = block_spec((br, cols), lambda i: (i, 0))
     return pl().pallas_call(
         kernel,
-        out_shape=sds(x.shape, x.dtype),
+        out_shape=sds(xs[0].shape, xs[0].dtype),
         grid=(pl().cdiv(rows, br),),
-        in_specs=[spec],
+        in_specs=[spec] * len(xs),
         out_specs=spec,
         interpret=interpret,
-    )(x)
+    )(*xs)
 
 
 def softmax_ref64(x: Any) -> np.ndarray:

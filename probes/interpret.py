@@ -17,6 +17,7 @@ from probes._kernels import (
     copy_kernel,
     double_kernel,
     f64,
+    matmul_bf16_scratch,
     matmul_grid,
     matmul_inputs,
     mm_kernel_noinit,
@@ -291,37 +292,11 @@ def vmem_scratch_in_interpret() -> dict[str, Any]:
     """§4.1 (scratch): bf16 matmul accumulating in a float32 pltpu.VMEM scratch, under interpret=True."""
     import jax.numpy as jnp
 
-    vmem = feature("vmem")
     a, b = matmul_inputs()
     a16, b16 = a.astype(jnp.bfloat16), b.astype(jnp.bfloat16)
-    bm, bk, bn = 64, 128, 128
-
-    def kernel(a_ref: Any, b_ref: Any, o_ref: Any, acc_ref: Any) -> None:
-        k = pl().program_id(2)
-
-        @pl().when(k == 0)
-        def _init() -> None:
-            acc_ref[...] = jnp.zeros(acc_ref.shape, acc_ref.dtype)
-
-        acc_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
-
-        @pl().when(k == pl().num_programs(2) - 1)
-        def _store() -> None:
-            o_ref[...] = acc_ref[...].astype(o_ref.dtype)
 
     def run() -> Any:
-        return pl().pallas_call(
-            kernel,
-            out_shape=sds((256, 512), jnp.bfloat16),
-            grid=(4, 4, 3),
-            in_specs=[
-                block_spec((bm, bk), lambda i, j, k: (i, k)),
-                block_spec((bk, bn), lambda i, j, k: (k, j)),
-            ],
-            out_specs=block_spec((bm, bn), lambda i, j, k: (i, j)),
-            scratch_shapes=[vmem((bm, bn), jnp.float32)],
-            interpret=True,
-        )(a16, b16)
+        return matmul_bf16_scratch(256, 384, 512, (64, 128, 128), interpret=True)(a16, b16)
 
     def describe(out: Any) -> dict[str, Any]:
         ref = f64(a16) @ f64(b16)

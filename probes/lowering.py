@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from probes._kernels import add_kernel, sds
+from probes._kernels import add_kernel, matmul_bf16_scratch, sds
 from probes._observe import error_record, observe
-from probes._pallas import block_spec, feature, pl, tpu_compiler_params
+from probes._pallas import block_spec, pl, tpu_compiler_params
 from probes._registry import probe
 
 #: The ways JAX has offered to lower for a platform this machine lacks, newest first.
@@ -88,41 +88,13 @@ def tpu_lowering_bf16_matmul() -> dict[str, Any]:
     """§6.2: the 2048³ bf16 matmul with dimension semantics and a VMEM limit lowers for TPU."""
     import jax.numpy as jnp
 
-    vmem = feature("vmem")
-    bm = bk = bn = 512
-    size = 2048
-
-    def kernel(a_ref: Any, b_ref: Any, o_ref: Any, acc_ref: Any) -> None:
-        k = pl().program_id(2)
-
-        @pl().when(k == 0)
-        def _init() -> None:
-            acc_ref[...] = jnp.zeros(acc_ref.shape, acc_ref.dtype)
-
-        acc_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
-
-        @pl().when(k == pl().num_programs(2) - 1)
-        def _store() -> None:
-            o_ref[...] = acc_ref[...].astype(o_ref.dtype)
-
     params = tpu_compiler_params(
         dimension_semantics=("parallel", "parallel", "arbitrary"), vmem_limit_bytes=64 * 1024 * 1024
     )
-    a = sds((size, size), jnp.bfloat16)
+    a = sds((2048, 2048), jnp.bfloat16)
 
     def lower() -> str:
-        call = pl().pallas_call(
-            kernel,
-            out_shape=sds((size, size), jnp.bfloat16),
-            grid=(size // bm, size // bn, size // bk),
-            in_specs=[
-                block_spec((bm, bk), lambda i, j, k: (i, k)),
-                block_spec((bk, bn), lambda i, j, k: (k, j)),
-            ],
-            out_specs=block_spec((bm, bn), lambda i, j, k: (i, j)),
-            scratch_shapes=[vmem((bm, bn), jnp.float32)],
-            compiler_params=params,
-        )
+        call = matmul_bf16_scratch(2048, 2048, 2048, (512, 512, 512), compiler_params=params)
         return cross_lower(call, (a, a), "tpu")
 
     return observe(

@@ -143,18 +143,6 @@ def softmax_custom_vjp() -> Any:
         y, dy = y_ref[...], dy_ref[...]
         dx_ref[...] = y * (dy - jnp.sum(dy * y, axis=-1, keepdims=True))
 
-    def bwd_pallas(y: Any, dy: Any, br: int = 8) -> Any:
-        rows, cols = y.shape
-        spec = block_spec((br, cols), lambda i: (i, 0))
-        return pl().pallas_call(
-            bwd_kernel,
-            out_shape=sds(y.shape, y.dtype),
-            grid=(pl().cdiv(rows, br),),
-            in_specs=[spec, spec],
-            out_specs=spec,
-            interpret=True,
-        )(y, dy)
-
     @jax.custom_vjp
     def softmax_pl(x: Any) -> Any:
         return _softmax(x)
@@ -163,7 +151,7 @@ def softmax_custom_vjp() -> Any:
         y = _softmax(x)
         return y, y
 
-    softmax_pl.defvjp(fwd, lambda y, dy: (bwd_pallas(y, dy),))
+    softmax_pl.defvjp(fwd, lambda y, dy: (row_call(bwd_kernel, y, dy),))
     return softmax_pl
 
 
