@@ -117,4 +117,12 @@ def main(argv: list[str] | None = None) -> int:
             + (f" -> {args.out}" if args.out else ""),
             file=sys.stderr,
         )
+    failed_groups = snapshot["summary"]["group_failures"]
+    if failed_groups:
+        print(
+            f"python -m probes: error: probe group(s) {', '.join(sorted(failed_groups))} could not run; "
+            "their reasons are in the snapshot's summary.group_failures",
+            file=sys.stderr,
+        )
+        return 1
     return 0
