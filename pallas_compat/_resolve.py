@@ -60,31 +60,32 @@ def deprecation_table(module: ModuleType) -> dict[str, tuple[str, Any]]:
     return table if isinstance(table, dict) else {}
 
 
-def lookup(loc: Location) -> tuple[Any, bool]:
-    """Return (object or _MISSING, deprecated) without triggering a deprecation warning."""
+def find(loc: Location) -> tuple[str, Any]:
+    """(state, object) without triggering a deprecation warning; state is one of ``present``,
+    ``deprecated``, ``removed``, ``absent`` or ``module does not import``."""
     module = import_optional(loc.module)
     if module is None:
-        return _MISSING, False
+        return "module does not import", _MISSING
     entry = deprecation_table(module).get(loc.attr)
     if entry is not None:
-        obj = entry[1]
-        return (_MISSING, False) if obj is None else (obj, True)
+        return ("removed", _MISSING) if entry[1] is None else ("deprecated", entry[1])
     namespace = vars(module)
     if loc.attr in namespace:
-        return namespace[loc.attr], False
+        return "present", namespace[loc.attr]
     if not loc.private and loc.attr in getattr(module, "__all__", ()):
-        return getattr(module, loc.attr, _MISSING), False
-    return _MISSING, False
+        obj = getattr(module, loc.attr, _MISSING)
+        return ("absent" if obj is _MISSING else "present"), obj
+    return "absent", _MISSING
 
 
 def resolve(feature: Feature) -> Resolved:
     """Prefer the newest location; fall back to older, then deprecated, then private ones."""
     deprecated: Resolved | None = None
     for loc in reversed(feature.locations):
-        obj, is_deprecated = lookup(loc)
+        state, obj = find(loc)
         if obj is _MISSING:
             continue
-        if is_deprecated:
+        if state == "deprecated":
             deprecated = deprecated or Resolved(feature, Resolution.DEPRECATED, loc, obj)
             continue
         if loc == feature.modern:

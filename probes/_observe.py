@@ -79,23 +79,5 @@ def py_repr(value: Any) -> str:
     return clip(normalize(text), 300)
 
 
-def to_list(array: Any) -> list[Any]:
-    """An array as a JSON list; NaN becomes the string "nan" so the JSON stays strict."""
-    import numpy as np
-
-    values = np.asarray(array, dtype=np.float64).tolist()
-
-    def fix(v: Any) -> Any:
-        if isinstance(v, list):
-            return [fix(x) for x in v]
-        if v != v:
-            return "nan"
-        if v in (float("inf"), float("-inf")):
-            return "inf" if v > 0 else "-inf"
-        return v
-
-    return fix(values)
-
-
 def python_version() -> str:
     return ".".join(map(str, sys.version_info[:3]))

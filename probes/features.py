@@ -6,25 +6,13 @@ import functools
 from typing import Any
 
 from pallas_compat import FEATURES, Feature, resolve
-from pallas_compat._resolve import deprecation_table, import_optional
+from pallas_compat._resolve import find
 from probes._registry import Probe
-
-
-def candidate_state(module_name: str, attr: str) -> str:
-    module = import_optional(module_name)
-    if module is None:
-        return "module does not import"
-    entry = deprecation_table(module).get(attr)
-    if entry is not None:
-        return "removed" if entry[1] is None else "deprecated"
-    return "present" if attr in vars(module) or attr in getattr(module, "__all__", ()) else "absent"
 
 
 def feature_record(feature: Feature) -> dict[str, Any]:
     record = resolve(feature).as_record()
-    record["candidates"] = {
-        loc.spelling: candidate_state(loc.module, loc.attr) for loc in feature.locations
-    }
+    record["candidates"] = {loc.spelling: find(loc)[0] for loc in feature.locations}
     return record
 
 

@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-import math
-
-from probes._observe import clip, error_record, normalize, observe, strip_tracebacks, to_list
+from probes._observe import clip, error_record, normalize, observe, strip_tracebacks
 
 
 def test_normalize_drops_addresses_and_install_paths() -> None:
@@ -49,7 +47,3 @@ def test_observe_records_both_outcomes() -> None:
 
 def test_clip_says_how_much_it_dropped() -> None:
     assert clip("abcdef", 3) == "abc… [3 more chars]"
-
-
-def test_to_list_keeps_json_strict() -> None:
-    assert to_list([1.0, math.nan, math.inf]) == [1.0, "nan", "inf"]
