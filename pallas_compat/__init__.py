@@ -1,7 +1,9 @@
 """pallas-compat: one stable JAX Pallas API across JAX releases.
 
-Public facade; the modules behind it are private. ``features()`` says what the installed JAX
-supports and where each feature of the shared API-facts table resolves.
+``from pallas_compat import pl, pltpu, pltriton, plmgpu`` gives the installed JAX's Pallas
+modules with old names back-filled and new names forward-filled; ``patch()`` installs the same
+into JAX itself. ``features()`` says what the installed JAX supports and where each feature of
+the shared API-facts table resolves. The modules behind this facade are private.
 """
 
 from __future__ import annotations
@@ -10,9 +12,33 @@ from pallas_compat._env import keep_libtpu_offline
 
 keep_libtpu_offline()
 
-from pallas_compat._errors import MissingFeatureError, PallasCompatError  # noqa: E402
+import importlib  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
+from pallas_compat._api import namespace  # noqa: E402
+from pallas_compat._errors import (  # noqa: E402
+    MissingFeatureError,
+    PallasCompatError,
+    RefusedArgumentError,
+    UnsupportedFeatureError,
+)
 from pallas_compat._facts import FEATURES, FEATURES_BY_KEY, Feature, Location  # noqa: E402
 from pallas_compat._resolve import Resolution, Resolved, resolve, resolve_all  # noqa: E402
+from pallas_compat._warnings import PallasCompatDeprecationWarning  # noqa: E402
+
+if TYPE_CHECKING:
+    from pallas_compat._api import enable_x64
+    from pallas_compat._interpret import InterpretMode, interpret, reset_interpret_state
+    from pallas_compat._lower import lower
+    from pallas_compat._namespace import Namespace
+    from pallas_compat._patch import patch, unpatch
+    from pallas_compat._tpu_info import tpu_info
+
+    pl: Namespace
+    pltpu: Namespace
+    pltriton: Namespace
+    plmgpu: Namespace
+    plgpu: Namespace
 
 __version__ = "0.1.0"
 
@@ -20,15 +46,70 @@ __all__ = [
     "FEATURES",
     "FEATURES_BY_KEY",
     "Feature",
+    "InterpretMode",
     "Location",
     "MissingFeatureError",
+    "PallasCompatDeprecationWarning",
     "PallasCompatError",
+    "RefusedArgumentError",
     "Resolution",
     "Resolved",
+    "UnsupportedFeatureError",
     "__version__",
+    "enable_x64",
     "features",
+    "interpret",
+    "lower",
+    "patch",
+    "pl",
+    "plgpu",
+    "plmgpu",
+    "pltpu",
+    "pltriton",
+    "reset_interpret_state",
     "resolve",
+    "tpu_info",
+    "unpatch",
 ]
+
+#: Namespace -> the shim's name for it; ``plgpu`` is the chapter's and JAX's docs' alias for
+#: Mosaic GPU (not the pre-0.6.1 ``pallas.gpu`` module, which ``pltriton`` serves).
+_NAMESPACES = {
+    "pl": "pl",
+    "pltpu": "pltpu",
+    "pltriton": "pltriton",
+    "plmgpu": "plmgpu",
+    "plgpu": "plmgpu",
+}
+
+
+#: Helpers imported on first use, so that ``import pallas_compat`` stays cheap.
+_HELPERS = {
+    "enable_x64": "_api",
+    "InterpretMode": "_interpret",
+    "interpret": "_interpret",
+    "reset_interpret_state": "_interpret",
+    "lower": "_lower",
+    "patch": "_patch",
+    "unpatch": "_patch",
+    "tpu_info": "_tpu_info",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The namespaces import their JAX module on first use (``pltpu`` alone costs ~0.8 s)."""
+    if name in _NAMESPACES:
+        value = namespace(_NAMESPACES[name])
+    elif name in _HELPERS:
+        value = getattr(importlib.import_module(f"pallas_compat.{_HELPERS[name]}"), name)
+    else:
+        raise AttributeError(f"module 'pallas_compat' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_NAMESPACES) | set(_HELPERS))
 
 
 def features() -> dict[str, dict[str, object]]:

@@ -1,6 +1,11 @@
-"""The one error type the shim raises for people."""
+"""The errors the shim raises: each names the feature, the installed JAX and what to do."""
 
 from __future__ import annotations
+
+import functools
+from importlib import metadata
+
+from pallas_compat._facts import Feature
 
 
 class PallasCompatError(Exception):
@@ -9,3 +14,41 @@ class PallasCompatError(Exception):
 
 class MissingFeatureError(PallasCompatError, AttributeError):
     """A name that does not exist on the installed JAX, not even in a private location."""
+
+
+class UnsupportedFeatureError(PallasCompatError, NotImplementedError):
+    """A mode or behaviour (e.g. the TPU simulator) that the installed JAX does not have."""
+
+
+class RefusedArgumentError(PallasCompatError, TypeError):
+    """An argument the installed JAX does not know, where dropping it would change results."""
+
+
+@functools.cache
+def installed_jax() -> str:
+    """The installed JAX version, read from metadata so that no JAX import is needed."""
+    try:
+        return metadata.version("jax")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def availability(feature: Feature) -> str:
+    """'first in JAX 0.6.2' style text for error messages."""
+    if feature.since is None:
+        return "not found in any location this shim knows"
+    return f"first in JAX {feature.since}"
+
+
+def missing(feature: Feature, spelling: str) -> MissingFeatureError:
+    return MissingFeatureError(
+        f"{spelling} ({feature.title}) is not available in the installed JAX {installed_jax()} "
+        f"({availability(feature)}); upgrade JAX, or write: {feature.hint}"
+    )
+
+
+def unsupported(feature: Feature, what: str, instead: str) -> UnsupportedFeatureError:
+    return UnsupportedFeatureError(
+        f"{what} needs {feature.title}, which the installed JAX {installed_jax()} does not have "
+        f"({availability(feature)}); upgrade JAX, or {instead}"
+    )

@@ -45,6 +45,10 @@ class Resolved:
 
 _MISSING = object()
 
+#: (module, attr) -> what JAX had there before ``patch()`` (``_MISSING`` when nothing): lookups
+#: see JAX as it is, not as patched.
+shadowed: dict[tuple[str, str], Any] = {}
+
 
 def import_optional(module: str) -> ModuleType | None:
     """Import ``module`` or return None; Pallas backends fail to import in many ways."""
@@ -70,6 +74,9 @@ def find(loc: Location) -> tuple[str, Any]:
     if entry is not None:
         return ("removed", _MISSING) if entry[1] is None else ("deprecated", entry[1])
     namespace = vars(module)
+    if (loc.module, loc.attr) in shadowed:
+        original = shadowed[(loc.module, loc.attr)]
+        return ("absent", _MISSING) if original is _MISSING else ("present", original)
     if loc.attr in namespace:
         return "present", namespace[loc.attr]
     if not loc.private and loc.attr in getattr(module, "__all__", ()):

@@ -7,14 +7,30 @@ EXPECTED = {
     "FEATURES",
     "FEATURES_BY_KEY",
     "Feature",
+    "InterpretMode",
     "Location",
     "MissingFeatureError",
+    "PallasCompatDeprecationWarning",
     "PallasCompatError",
+    "RefusedArgumentError",
     "Resolution",
     "Resolved",
+    "UnsupportedFeatureError",
     "__version__",
+    "enable_x64",
     "features",
+    "interpret",
+    "lower",
+    "patch",
+    "pl",
+    "plgpu",
+    "plmgpu",
+    "pltpu",
+    "pltriton",
+    "reset_interpret_state",
     "resolve",
+    "tpu_info",
+    "unpatch",
 }
 
 
@@ -25,8 +41,23 @@ def test_exported_names() -> None:
 
 
 def test_errors_are_builtin_subclasses() -> None:
-    assert issubclass(pallas_compat.MissingFeatureError, AttributeError)
-    assert issubclass(pallas_compat.MissingFeatureError, pallas_compat.PallasCompatError)
+    pairs = {
+        pallas_compat.MissingFeatureError: AttributeError,
+        pallas_compat.UnsupportedFeatureError: NotImplementedError,
+        pallas_compat.RefusedArgumentError: TypeError,
+    }
+    for error, builtin in pairs.items():
+        assert issubclass(error, builtin)
+        assert issubclass(error, pallas_compat.PallasCompatError)
+    assert issubclass(pallas_compat.PallasCompatDeprecationWarning, DeprecationWarning)
+
+
+def test_enable_x64_wherever_it_lives() -> None:
+    import jax.numpy as jnp
+
+    with pallas_compat.enable_x64():
+        assert jnp.zeros(1).dtype == jnp.float64
+    assert jnp.zeros(1).dtype == jnp.float32
 
 
 def test_features_records_are_plain_data() -> None:

@@ -86,3 +86,19 @@ def test_resolved_objects_are_the_native_ones() -> None:
 def test_core_features_resolve_on_every_supported_release() -> None:
     for key in ("pallas_call", "block_spec", "program_id", "when", "cdiv", "ds", "vmem"):
         assert resolve(pallas_compat.FEATURES_BY_KEY[key]).status is not Resolution.UNAVAILABLE, key
+
+
+def test_live_resolution_agrees_with_the_scanned_first_releases() -> None:
+    """``since`` came from scanning every release's sources; the live lookup must agree."""
+    import jax
+    from packaging.version import Version
+
+    installed = Version(jax.__version__)
+    for feature in FEATURES:
+        if feature.since is None:
+            continue
+        status = resolve(feature).status
+        if installed >= Version(feature.since):
+            assert status not in (Resolution.UNAVAILABLE, Resolution.PRIVATE), feature.key
+        else:
+            assert status in (Resolution.UNAVAILABLE, Resolution.PRIVATE), feature.key

@@ -1,0 +1,54 @@
+"""Classes that take old or new call forms and hand back the native JAX object.
+
+A facade subclasses the native class (so ``dataclasses.fields`` and docs work) but its
+``__new__`` returns an instance of the native class itself, so kernels trace to exactly the
+jaxpr they would give without the shim; ``isinstance`` works both ways.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+Convert = Callable[[tuple[Any, ...], dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]]]
+
+
+class _FacadeChecks:
+    """Metaclass mixin: instances and subclasses of the native class count as the facade's."""
+
+    __native__: type
+
+    def __instancecheck__(cls, obj: object) -> bool:
+        return isinstance(obj, cls.__native__)
+
+    def __subclasscheck__(cls, sub: type) -> bool:
+        return issubclass(sub, cls.__native__)
+
+
+@functools.cache
+def _metaclass(native_meta: type) -> type:
+    """A facade metaclass derived from the native class's own (some are ABCMeta, some Protocol)."""
+    return type(f"Facade{native_meta.__name__}", (_FacadeChecks, native_meta), {})
+
+
+def facade(native: type, convert: Convert, *, name: str | None = None) -> type:
+    """A class named like ``native`` whose calls go through ``convert`` first."""
+
+    def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+        args, kwargs = convert(args, kwargs)
+        return native(*args, **kwargs)
+
+    namespace = {
+        "__new__": __new__,
+        "__native__": native,
+        "__doc__": native.__doc__,
+        "__module__": native.__module__,
+        "__qualname__": name or native.__qualname__,
+    }
+    return _metaclass(type(native))(name or native.__name__, (native,), namespace)
+
+
+def native_of(cls: Any) -> Any:
+    """The JAX class behind a facade (or ``cls`` itself)."""
+    return getattr(cls, "__native__", cls)

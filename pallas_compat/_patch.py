@@ -1,0 +1,95 @@
+"""``patch()``: put the back-fills into JAX's own Pallas modules, so that unmodified code
+written for an old JAX runs on a new one; ``unpatch()`` puts every attribute back."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import Any
+
+from pallas_compat import _resolve
+from pallas_compat._errors import PallasCompatError
+from pallas_compat._facts import PL, TRITON
+
+#: Fills that replace a name JAX has, because they accept more call forms than JAX does.
+ADAPTERS = frozenset(
+    {"pallas_call", "BlockSpec", "CompilerParams", "TPUCompilerParams", "TritonCompilerParams"}
+)
+
+_ABSENT = _resolve._MISSING
+#: (module, attribute, previous value or _ABSENT), in the order they were installed.
+_installed: list[tuple[types.ModuleType, str, Any]] = []
+_added_modules: list[str] = []
+
+
+def patched() -> bool:
+    return bool(_installed or _added_modules)
+
+
+def patch() -> None:
+    """Install the shim's fills into ``jax.experimental.pallas`` and its backend modules.
+
+    Idempotent; reversible with ``unpatch()``. Names the installed JAX cannot provide at all
+    stay absent (looking them up still raises JAX's own error)."""
+    if patched():
+        return
+    try:
+        install_all()
+    except BaseException:
+        unpatch()
+        raise
+
+
+def install_all() -> None:
+    from pallas_compat._api import namespace
+
+    for alias in ("pl", "pltpu", "pltriton"):
+        space = namespace(alias)
+        target = space.__dict__["__wrapped__"]
+        if target is None:
+            continue
+        for name in space.__dict__["_fills"]:
+            if name not in ADAPTERS and name in vars(target):
+                continue
+            try:
+                value = getattr(space, name)
+            except PallasCompatError:
+                continue
+            install(target, name, value)
+    triton = namespace("pltriton")
+    for module_name in (TRITON, f"{PL}.gpu"):
+        if module_name not in sys.modules and not _importable(module_name):
+            sys.modules[module_name] = triton
+            _added_modules.append(module_name)
+            parent = sys.modules[PL]
+            attr = module_name.rpartition(".")[2]
+            install(parent, attr, triton)
+
+
+def install(module: types.ModuleType, name: str, value: Any) -> None:
+    previous = vars(module).get(name, _ABSENT)
+    _installed.append((module, name, previous))
+    _resolve.shadowed[(module.__name__, name)] = previous
+    setattr(module, name, value)
+
+
+def unpatch() -> None:
+    """Undo ``patch()`` exactly: every attribute and ``sys.modules`` entry as it was."""
+    while _installed:
+        module, name, previous = _installed.pop()
+        _resolve.shadowed.pop((module.__name__, name), None)
+        if previous is _ABSENT:
+            delattr(module, name)
+        else:
+            setattr(module, name, previous)
+    while _added_modules:
+        sys.modules.pop(_added_modules.pop(), None)
+
+
+def _importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except Exception:
+        return False
+    return True

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+import pallas_compat
+from pallas_compat import pl
+from pallas_compat._namespace import Namespace
+
+pytest.importorskip("jax")
+native_pl = importlib.import_module("jax.experimental.pallas")
+
+
+def test_native_names_are_the_native_objects() -> None:
+    for name in ("program_id", "num_programs", "when", "cdiv", "ds"):
+        assert getattr(pl, name) is getattr(native_pl, name)
+
+
+def test_dir_lists_native_names_and_fills() -> None:
+    names = dir(pl)
+    assert "program_id" in names and "load" in names and "Squeezed" in names
+
+
+def test_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no_such_name"):
+        pl.no_such_name  # noqa: B018
+
+
+def test_missing_feature_error_says_what_to_do() -> None:
+    from pallas_compat._errors import missing
+
+    error = missing(pallas_compat.FEATURES_BY_KEY["tpu_simulator"], "pltpu.InterpretParams")
+    assert isinstance(error, AttributeError) and isinstance(error, pallas_compat.PallasCompatError)
+    text = str(error)
+    assert "pltpu.InterpretParams" in text and "first in JAX 0.6.2" in text
+    assert "interpret=pltpu.InterpretParams" in text
+
+
+def test_a_namespace_without_its_module() -> None:
+    space = Namespace("pallas_compat.none", None, {})
+    with pytest.raises(AttributeError, match="has no attribute 'x'"):
+        space.x  # noqa: B018
+    assert "nothing on this JAX" in repr(space)
+
+
+def test_namespaces_are_built_once() -> None:
+    assert pallas_compat.pltpu is pallas_compat.namespace("pltpu")
+
+
+def test_plgpu_is_the_mosaic_gpu_namespace() -> None:
+    assert pallas_compat.plgpu is pallas_compat.plmgpu

@@ -1,0 +1,122 @@
+"""patch(): unmodified old-style code runs on any JAX; unpatch() gives JAX back exactly."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import pallas_compat
+
+jax = pytest.importorskip("jax")
+
+MODULES = (
+    "jax.experimental.pallas",
+    "jax.experimental.pallas.tpu",
+    "jax.experimental.pallas.triton",
+    "jax.experimental.pallas.gpu",
+)
+RNG = np.random.default_rng(1)
+
+
+def state() -> dict[str, object]:
+    """Every attribute of every Pallas module (by identity) plus which of them are imported."""
+    seen: dict[str, object] = {"sys.modules": frozenset(m for m in MODULES if m in sys.modules)}
+    for name in MODULES:
+        module = sys.modules.get(name)
+        if isinstance(module, types.ModuleType):
+            seen[name] = {k: id(v) for k, v in vars(module).items()}
+    return seen
+
+
+def fresh_old_style() -> types.ModuleType:
+    sys.modules.pop("tests.fixtures.old_style", None)
+    return importlib.import_module("tests.fixtures.old_style")
+
+
+@pytest.fixture
+def patched():
+    import jax.experimental.pallas.tpu  # noqa: F401  (imported before the baseline)
+
+    pallas_compat.namespace("pltriton")
+    before = state()
+    pallas_compat.patch()
+    try:
+        yield before
+    finally:
+        pallas_compat.unpatch()
+        sys.modules.pop("tests.fixtures.old_style", None)
+
+
+@pytest.mark.filterwarnings("ignore::pallas_compat.PallasCompatDeprecationWarning")
+def test_old_style_module_runs_under_patch(patched: object) -> None:
+    old = fresh_old_style()
+    x = RNG.standard_normal(32).astype(np.float32)
+    out = np.asarray(old.masked_scale(x, n=27), np.float64)
+    np.testing.assert_allclose(out[:27], 3.0 * x[:27].astype(np.float64), rtol=1e-6)
+
+    a = RNG.standard_normal((16, 24)).astype(np.float32)
+    b = RNG.standard_normal((24, 16)).astype(np.float32)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(np.asarray(old.matmul(a, b), np.float64), want, rtol=1e-5, atol=1e-5)
+
+
+def test_patch_is_idempotent_and_unpatch_restores_exactly(patched: dict[str, object]) -> None:
+    pallas_compat.patch()
+    pallas_compat.unpatch()
+    assert state() == patched
+    pallas_compat.unpatch()
+    assert state() == patched
+
+
+def test_patch_warns_once_per_back_fill(patched: object) -> None:
+    from pallas_compat._warnings import forget_warnings
+
+    forget_warnings()
+    old = fresh_old_style()
+    x = np.ones(16, np.float32)
+    with pytest.warns(pallas_compat.PallasCompatDeprecationWarning) as first:
+        old.masked_scale(x, n=16)
+    with pytest.warns(pallas_compat.PallasCompatDeprecationWarning) if not first else _no_warning():
+        old.masked_scale(x, n=16)
+
+
+class _no_warning:
+    """Asserts that a block emits no PallasCompatDeprecationWarning."""
+
+    def __enter__(self) -> None:
+        import warnings
+
+        self._catch = warnings.catch_warnings(record=True)
+        self._seen = self._catch.__enter__()
+        warnings.simplefilter("always")
+
+    def __exit__(self, *exc: object) -> None:
+        self._catch.__exit__(*exc)
+        ours = [
+            w
+            for w in self._seen
+            if issubclass(w.category, pallas_compat.PallasCompatDeprecationWarning)
+        ]
+        assert not ours, [str(w.message) for w in ours]
+
+
+def test_old_style_module_needs_the_patch_on_this_jax() -> None:
+    """Every release in the matrix breaks some part of the old module (0.4.30 lacks
+    TPUCompilerParams; later ones lack ``f=``, dict params, ``pl.load``): the patch is what
+    makes the test above pass."""
+    old = fresh_old_style()
+    failures = []
+    for call in (
+        lambda: old.masked_scale(np.ones(16, np.float32), n=10),
+        lambda: old.matmul(np.ones((8, 8), np.float32), np.ones((8, 8), np.float32)),
+    ):
+        try:
+            call()
+        except (AttributeError, TypeError, ValueError) as exc:
+            failures.append(exc)
+    sys.modules.pop("tests.fixtures.old_style", None)
+    assert failures
