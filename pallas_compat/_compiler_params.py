@@ -131,7 +131,7 @@ def has_semantics_enum() -> bool:
     return resolve(FEATURES_BY_KEY["grid_dimension_semantics"]).status is not Resolution.UNAVAILABLE
 
 
-def from_dict(params: Mapping[str, Any]) -> dict[str, Any] | None:
+def from_dict(params: Mapping[str, Any]) -> dict[str, Any]:
     """``{"mosaic": {...}}`` -> ``{"mosaic": {...}}`` with old key spellings made current."""
     return {LEGACY_DICT_ALIASES.get(k, k): dict(v) for k, v in params.items()}
 

@@ -120,3 +120,11 @@ def test_old_style_module_needs_the_patch_on_this_jax() -> None:
             failures.append(exc)
     sys.modules.pop("tests.fixtures.old_style", None)
     assert failures
+
+
+@pytest.mark.filterwarnings("ignore::pallas_compat.PallasCompatDeprecationWarning")
+def test_old_gpu_module_spelling_under_patch(patched: object) -> None:
+    """``jax.experimental.pallas.gpu`` (Triton, until 0.6.0) imports and has the params class."""
+    gpu = importlib.import_module("jax.experimental.pallas.gpu")
+    triton = importlib.import_module("jax.experimental.pallas.triton")
+    assert gpu.TritonCompilerParams(num_warps=4) == triton.CompilerParams(num_warps=4)
