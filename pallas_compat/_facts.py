@@ -7,13 +7,49 @@ may live, **oldest to newest**; the last place is the modern spelling.
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packaging.version import Version
 
 PL = "jax.experimental.pallas"
 TPU = f"{PL}.tpu"
 TRITON = f"{PL}.triton"
 GPU_LEGACY = f"{PL}.gpu"
 MOSAIC_GPU = f"{PL}.mosaic_gpu"
+
+#: Which releases have each location and accept each call form, measured by
+#: ``scripts/scan_releases.py`` over every JAX release on PyPI from 0.4.30.
+RANGES_FILE = Path(__file__).with_name("release_ranges.json")
+
+
+@functools.cache
+def release_ranges() -> dict[str, Any]:
+    return json.loads(RANGES_FILE.read_text())
+
+
+def scanned_releases() -> list[str]:
+    return release_ranges()["releases"]
+
+
+def works_in(spans: list[list[str]], release: str) -> bool:
+    """Is ``release`` inside one of the ``[first, last]`` spans?"""
+    version = Version(release)
+    return any(Version(first) <= version <= Version(last) for first, last in spans)
+
+
+def describe(spans: list[list[str]]) -> str:
+    """``"0.4.30-0.7.0"``, ``"0.6.2 on"`` or ``"no release"``, for people."""
+    newest = scanned_releases()[-1]
+    parts = [
+        f"{first} on" if last == newest else (first if first == last else f"{first}-{last}")
+        for first, last in spans
+    ]
+    return ", ".join(parts) or "no release"
+
 
 #: The aliases people (and the chapter) use for each Pallas module.
 ALIASES: dict[str, str] = {
@@ -41,6 +77,12 @@ class Location:
         return "._src" in self.module or self.module.startswith("jax._src")
 
     @property
+    def releases(self) -> list[list[str]]:
+        """``[[first, last], ...]``: the releases that have this location (scanned, see
+        ``release_ranges.json``)."""
+        return release_ranges()["locations"].get(f"{self.module}:{self.attr}", [])
+
+    @property
     def spelling(self) -> str:
         """How people write it: ``pltpu.CompilerParams``, or the full dotted path."""
         alias = ALIASES.get(self.module)
@@ -57,15 +99,24 @@ class Feature:
     hint: str
     #: What old code wrote before any location existed (e.g. a dict form), if anything.
     fallback: str | None = None
-    #: First JAX release with a public location (None: every release since 0.4.30). Found by
-    #: scanning the Pallas sources of every release on PyPI from 0.4.30 to 0.12.0.1.
-    since: str | None = None
     #: A private home of the *old* callable, same signature, after its public name went.
     backfill: Location | None = None
+    #: Every location is the same API under another name, so ``migrate`` may rewrite one
+    #: spelling into another.
+    renamed: bool = False
 
     @property
     def modern(self) -> Location:
         return self.locations[-1]
+
+    @property
+    def since(self) -> str | None:
+        """First release with a public location; None when every scanned release has one."""
+        firsts = [span[0] for loc in self.locations if not loc.private for span in loc.releases]
+        if not firsts:
+            return None
+        first = min(firsts, key=Version)
+        return None if first == scanned_releases()[0] else first
 
 
 def _feature(
@@ -75,12 +126,12 @@ def _feature(
     hint: str,
     fallback: str | None = None,
     *,
-    since: str | None = None,
     backfill: str | None = None,
+    renamed: bool = False,
 ) -> Feature:
     locations = tuple(Location.parse(p) for p in places.split())
     twin = Location.parse(backfill) if backfill else None
-    return Feature(key, title, locations, hint, fallback, since, twin)
+    return Feature(key, title, locations, hint, fallback, twin, renamed)
 
 
 FEATURES: tuple[Feature, ...] = (
@@ -111,7 +162,6 @@ FEATURES: tuple[Feature, ...] = (
         "CostEstimate",
         f"{PL}:CostEstimate",
         "pl.CostEstimate(flops=, transcendentals=, bytes_accessed=)",
-        since="0.4.33",
     ),
     _feature(
         "squeezed",
@@ -119,7 +169,6 @@ FEATURES: tuple[Feature, ...] = (
         f"{PL}:Squeezed",
         "pl.Squeezed() (or pl.squeezed, or None) as a block dimension",
         fallback="None as the block dimension",
-        since="0.6.1",
     ),
     _feature(
         "squeezed_marker",
@@ -127,21 +176,18 @@ FEATURES: tuple[Feature, ...] = (
         f"{PL}:squeezed",
         "pl.squeezed as a block dimension",
         fallback="None as the block dimension",
-        since="0.6.1",
     ),
     _feature(
         "compiler_params_base",
         "CompilerParams base class",
         f"{PL}:CompilerParams",
         "subclass of the backend CompilerParams dataclasses",
-        since="0.4.33",
     ),
     _feature(
         "kernel",
         "kernel (core_map)",
         f"{PL}:core_map {PL}:kernel",
         "pl.kernel(...)",
-        since="0.4.35",
     ),
     # -- TPU (Mosaic)
     _feature(
@@ -150,13 +196,14 @@ FEATURES: tuple[Feature, ...] = (
         f"{TPU}:TPUCompilerParams {TPU}:CompilerParams",
         "pltpu.CompilerParams(dimension_semantics=..., vmem_limit_bytes=...)",
         fallback='compiler_params={"mosaic": {...}}',
-        since="0.4.33",
+        renamed=True,
     ),
     _feature(
         "tpu_memory_space",
         "TPU memory space enum",
         f"{TPU}:TPUMemorySpace {TPU}:MemorySpace",
         "pltpu.MemorySpace",
+        renamed=True,
     ),
     _feature("vmem", "VMEM scratch", f"{TPU}:VMEM", "pltpu.VMEM(shape, dtype)"),
     _feature("smem", "SMEM scratch", f"{TPU}:SMEM", "pltpu.SMEM(shape, dtype)"),
@@ -167,7 +214,6 @@ FEATURES: tuple[Feature, ...] = (
         "jax._src.pallas.mosaic.interpret:InterpretParams "
         f"{TPU}:InterpretParams",
         "interpret=pltpu.InterpretParams(...)",
-        since="0.6.2",
     ),
     _feature(
         "tpu_simulator_reset",
@@ -175,7 +221,6 @@ FEATURES: tuple[Feature, ...] = (
         "jax._src.pallas.mosaic.interpret:reset_tpu_interpret_mode_state "
         f"{TPU}:reset_tpu_interpret_mode_state",
         "pltpu.reset_tpu_interpret_mode_state()",
-        since="0.7.0",
     ),
     _feature(
         "grid_dimension_semantics",
@@ -183,28 +228,25 @@ FEATURES: tuple[Feature, ...] = (
         f"{TPU}:GridDimensionSemantics",
         'pltpu.GridDimensionSemantics, or "parallel"/"arbitrary"',
         fallback='the strings "parallel" and "arbitrary"',
-        since="0.5.3",
     ),
     _feature(
         "chip_version",
         "TPU chip version enum",
         f"jax._src.pallas.mosaic.tpu_info:ChipVersion {TPU}:ChipVersion",
         "pltpu.ChipVersion.TPU_V5E",
-        since="0.8.1",
     ),
     _feature(
         "tpu_info",
         "TPU hardware table",
         f"jax._src.pallas.mosaic.tpu_info:get_tpu_info_for_chip {TPU}:get_tpu_info_for_chip",
         "pltpu.get_tpu_info_for_chip(pltpu.ChipVersion.X, 1)",
-        since="0.9.2",
     ),
     _feature(
         "tpu_reciprocal",
         "approximate reciprocal",
         f"{PL}:reciprocal {TPU}:reciprocal",
         "pltpu.reciprocal(x, approx=True)",
-        since="0.5.3",
+        renamed=True,
     ),
     # -- GPU: Triton and Mosaic GPU
     _feature(
@@ -213,21 +255,20 @@ FEATURES: tuple[Feature, ...] = (
         f"{GPU_LEGACY}:TritonCompilerParams {TRITON}:TritonCompilerParams {TRITON}:CompilerParams",
         "pltriton.CompilerParams(num_warps=..., num_stages=...)",
         fallback='compiler_params={"triton": {...}}',
-        since="0.4.33",
+        renamed=True,
     ),
     _feature(
         "mosaic_gpu_compiler_params",
         "Mosaic GPU compiler params",
         f"{MOSAIC_GPU}:GPUCompilerParams {MOSAIC_GPU}:CompilerParams",
         "plgpu.CompilerParams(...)",
-        since="0.4.35",
+        renamed=True,
     ),
     _feature(
         "gpu_simulator",
         "Mosaic GPU simulator (interpret params)",
         f"{MOSAIC_GPU}:InterpretGPUParams",
         "interpret=plgpu.InterpretGPUParams()",
-        since="0.11.1",
     ),
     # -- names that left pl
     _feature(
@@ -264,6 +305,7 @@ FEATURES: tuple[Feature, ...] = (
         f"{PL}:max_contiguous {TRITON}:max_contiguous",
         "pltriton.max_contiguous",
         backfill="jax._src.pallas.triton.primitives:max_contiguous",
+        renamed=True,
     ),
     *(
         _feature(
@@ -272,6 +314,7 @@ FEATURES: tuple[Feature, ...] = (
             f"{PL}:atomic_{op} {TRITON}:atomic_{op}",
             f"pltriton.atomic_{op}",
             backfill=f"jax._src.pallas.triton.primitives:atomic_{op}",
+            renamed=True,
         )
         for op in ("add", "and", "cas", "max", "min", "or", "xchg", "xor")
     ),
@@ -281,6 +324,7 @@ FEATURES: tuple[Feature, ...] = (
         "enable_x64 context manager",
         "jax.experimental:enable_x64 jax:enable_x64",
         "with jax.enable_x64(True): ...",
+        renamed=True,
     ),
 )
 
@@ -355,3 +399,17 @@ LEGACY_DICT_KEYS: dict[str, frozenset[str]] = {
 
 #: Old spellings of the dict keys.
 LEGACY_DICT_ALIASES: dict[str, str] = {"mosaic_params": "mosaic"}
+
+
+#: Call forms JAX stopped (or started) accepting, by the text people wrote -> what to write
+#: instead; the releases that accept each are in ``release_ranges.json``.
+CALL_FORMS: dict[str, str] = {
+    "BlockSpec(index_map, block_shape)": "pl.BlockSpec(block_shape, index_map)",
+    "pallas_call(f=...)": "pl.pallas_call(kernel, ...)",
+    'compiler_params={"mosaic": {...}}': "compiler_params=pltpu.CompilerParams(...)",
+    "jax.experimental.pallas.gpu": "jax.experimental.pallas.triton",
+}
+
+
+def call_form_releases(form: str) -> list[list[str]]:
+    return release_ranges()["call_forms"][form]

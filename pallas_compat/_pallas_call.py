@@ -36,7 +36,7 @@ def make_pallas_call(
     accepted = frozenset(params)
     kernel_name = next(iter(params))
     annotation = str(params["compiler_params"].annotation) if "compiler_params" in params else ""
-    accepts_dicts = "dict" in annotation or "Mapping" in annotation
+    accepts_dicts = "dict[" in annotation  # 0.6.1+ take Mapping[Backend, CompilerParams]
 
     @functools.wraps(native)
     def pallas_call(*args: Any, **kwargs: Any) -> Any:

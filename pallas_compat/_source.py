@@ -1,0 +1,219 @@
+"""Find uses of drifted Pallas APIs in source code (libcst), for ``doctor`` and ``migrate``.
+
+What counts as drifted, and where each spelling works, comes from the API-facts table and its
+scanned release ranges: a public location that some scanned release lacks, or a call form
+that some release refuses.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import PositionProvider, QualifiedNameProvider
+
+from pallas_compat._facts import (
+    CALL_FORMS,
+    FEATURES,
+    GPU_LEGACY,
+    PL,
+    Feature,
+    Location,
+    call_form_releases,
+    describe,
+    scanned_releases,
+    works_in,
+)
+
+BLOCK_SPEC_ORDER, F_KEYWORD, DICT_PARAMS, GPU_MODULE = CALL_FORMS
+
+
+@dataclass(frozen=True)
+class Use:
+    """One use of a drifted API in one file."""
+
+    path: str
+    line: int
+    column: int
+    api: str
+    works: tuple[tuple[str, str], ...]
+    hint: str
+
+    def breaks_on(self, release: str) -> bool:
+        return not works_in([list(span) for span in self.works], release)
+
+    def as_record(self, target: str) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "api": self.api,
+            "works_in": describe([list(span) for span in self.works]),
+            "breaks_on_target": self.breaks_on(target),
+            "write_instead": self.hint,
+        }
+
+
+@functools.cache
+def drifted_names() -> dict[str, tuple[Feature, Location]]:
+    """Qualified name -> (feature, location) for every public location not in every release."""
+    every = [[scanned_releases()[0], scanned_releases()[-1]]]
+    table = {}
+    for feature in FEATURES:
+        for loc in feature.locations:
+            if not loc.private and loc.releases != every:
+                table[f"{loc.module}.{loc.attr}"] = (feature, loc)
+    return table
+
+
+def qualified(node: cst.CSTNode, visitor: cst.MetadataDependent) -> set[str]:
+    return {q.name for q in visitor.get_metadata(QualifiedNameProvider, node, set())}
+
+
+def is_call_to(node: cst.Call, visitor: cst.MetadataDependent, name: str) -> bool:
+    return f"{PL}.{name}" in qualified(node.func, visitor)
+
+
+def keyword(call: cst.Call, name: str) -> cst.Arg | None:
+    return next((a for a in call.args if a.keyword and a.keyword.value == name), None)
+
+
+def positional(call: cst.Call) -> list[cst.Arg]:
+    return [a for a in call.args if a.keyword is None and not a.star]
+
+
+def old_block_spec_order(call: cst.Call) -> bool:
+    """``BlockSpec(index_map, block_shape)``: told by the literal kinds of the two arguments."""
+    args = positional(call)
+    if len(args) < 2:
+        return False
+    first, second = args[0].value, args[1].value
+    shape_like = (cst.Tuple, cst.List)
+    if isinstance(first, cst.Lambda):
+        return True
+    return isinstance(second, shape_like) and not isinstance(first, shape_like)
+
+
+def dict_entries(node: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]] | None:
+    """``{"k": v}`` or ``dict(k=v)`` with plain keys -> [(k, v)]; anything else -> None."""
+    if isinstance(node, cst.Dict):
+        entries = []
+        for element in node.elements:
+            if not isinstance(element, cst.DictElement) or not isinstance(
+                element.key, cst.SimpleString
+            ):
+                return None
+            entries.append((element.key.evaluated_value, element.value))
+        return entries
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict":
+        if any(a.keyword is None for a in node.args):
+            return None
+        return [(a.keyword.value, a.value) for a in node.args if a.keyword]
+    return None
+
+
+def dict_params(call: cst.Call) -> tuple[str, list[tuple[str, cst.BaseExpression]]] | None:
+    """``compiler_params={"mosaic": {...}}`` with one backend -> (backend, fields)."""
+    arg = keyword(call, "compiler_params")
+    outer = dict_entries(arg.value) if arg else None
+    if not outer or len(outer) != 1:
+        return None
+    backend, inner = outer[0]
+    fields = dict_entries(inner)
+    backend = {"mosaic_params": "mosaic"}.get(backend, backend)
+    if fields is None or backend not in ("mosaic", "triton"):
+        return None
+    return backend, fields
+
+
+def form_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, form: str) -> Use:
+    spans = tuple(tuple(s) for s in call_form_releases(form))
+    pos = visitor.get_metadata(PositionProvider, node).start
+    return Use(path, pos.line, pos.column + 1, form, spans, CALL_FORMS[form])
+
+
+def name_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, qname: str) -> Use:
+    feature, loc = drifted_names()[qname]
+    pos = visitor.get_metadata(PositionProvider, node).start
+    spans = tuple(tuple(s) for s in loc.releases)
+    return Use(path, pos.line, pos.column + 1, loc.spelling, spans, feature.hint)
+
+
+def imported_modules(node: cst.Import | cst.ImportFrom) -> Iterator[tuple[str, cst.CSTNode]]:
+    """(dotted module, node) for each module an import statement names."""
+    if isinstance(node, cst.Import):
+        for alias in node.names:
+            yield cst.helpers.get_full_name_for_node(alias.name) or "", alias
+        return
+    base = cst.helpers.get_full_name_for_node(node.module) if node.module else ""
+    yield base or "", node
+    if not isinstance(node.names, cst.ImportStar):
+        for alias in node.names:
+            yield f"{base}.{alias.name.value}", alias
+
+
+class UseFinder(cst.CSTVisitor):
+    """Collects every drifted use in one module."""
+
+    METADATA_DEPENDENCIES = (QualifiedNameProvider, PositionProvider)
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+        self.uses: list[Use] = []
+        self.in_import = 0
+
+    def visit_Import(self, node: cst.Import) -> None:
+        self.record_imports(node)
+        self.in_import += 1
+
+    def leave_Import(self, node: cst.Import) -> None:
+        self.in_import -= 1
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.record_imports(node)
+        self.in_import += 1
+
+    def leave_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.in_import -= 1
+
+    def record_imports(self, node: cst.Import | cst.ImportFrom) -> None:
+        for module, where in imported_modules(node):
+            if module == GPU_LEGACY:
+                self.uses.append(form_use(self.path, where, self, GPU_MODULE))
+            elif module in drifted_names() and where is not node:
+                self.uses.append(name_use(self.path, where, self, module))
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return self.check_name(node)
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.check_name(node)
+
+    def check_name(self, node: cst.CSTNode) -> bool:
+        if self.in_import:
+            return False
+        for qname in qualified(node, self):
+            if qname in drifted_names():
+                self.uses.append(name_use(self.path, node, self, qname))
+                return False
+        return True
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if is_call_to(node, self, "BlockSpec") and old_block_spec_order(node):
+            self.uses.append(form_use(self.path, node, self, BLOCK_SPEC_ORDER))
+        if is_call_to(node, self, "pallas_call"):
+            if keyword(node, "f") is not None:
+                self.uses.append(form_use(self.path, keyword(node, "f"), self, F_KEYWORD))
+            params = keyword(node, "compiler_params")
+            if params is not None and dict_entries(params.value) is not None:
+                self.uses.append(form_use(self.path, params, self, DICT_PARAMS))
+
+
+def find_uses(path: str, module: cst.Module) -> list[Use]:
+    finder = UseFinder(path)
+    cst.MetadataWrapper(module).visit(finder)
+    return sorted(finder.uses, key=lambda u: (u.line, u.column, u.api))

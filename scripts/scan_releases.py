@@ -1,0 +1,186 @@
+"""Regenerate ``pallas_compat/release_ranges.json``: in which JAX releases each location of the
+API-facts table exists, found by reading the Pallas sources of every release on PyPI.
+
+    python scripts/scan_releases.py [--cache DIR] [--oldest 0.4.30]
+
+Wheels come from ``pip download --no-deps jax==X`` (pure Python, a few MB each); only the
+Pallas modules are read, with ``ast``, nothing is imported. A name counts as present when a
+module defines, assigns or imports it at top level, or keeps it in its ``_deprecations`` table
+with an object (deprecated); a ``_deprecations`` entry without an object means removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from packaging.version import Version
+
+REPO = Path(__file__).resolve().parents[1]
+OUT = REPO / "pallas_compat" / "release_ranges.json"
+sys.path.insert(0, str(REPO))
+
+from pallas_compat._facts import FEATURES  # noqa: E402
+
+
+def releases(oldest: Version) -> list[str]:
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "index", "versions", "jax"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    line = next(x for x in out.splitlines() if x.startswith("Available versions:"))
+    found = [v.strip() for v in line.partition(":")[2].split(",")]
+    return sorted((v for v in found if Version(v) >= oldest), key=Version)
+
+
+def sources(version: str, cache: Path) -> Path:
+    root = cache / version
+    if (root / "jax").is_dir():
+        return root
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                f"jax=={version}",
+                "-d",
+                tmp,
+            ],
+            check=True,
+        )
+        wheel = next(Path(tmp).glob("jax-*.whl"))
+        with zipfile.ZipFile(wheel) as zf:
+            members = [
+                m
+                for m in zf.namelist()
+                if m.startswith(("jax/experimental/", "jax/_src/pallas/", "jax/__init__.py"))
+            ]
+            zf.extractall(root, members)
+    return root
+
+
+def module_file(root: Path, module: str) -> Path | None:
+    base = root.joinpath(*module.split("."))
+    for path in (base / "__init__.py", base.with_suffix(".py")):
+        if path.is_file():
+            return path
+    return None
+
+
+def top_level_names(root: Path, module: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
+    """name -> "present" | "removed" for one module's top level."""
+    path = module_file(root, module)
+    if path is None or module in seen:
+        return {}
+    tree = ast.parse(path.read_text())
+    names: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if alias.name == "*" and node.module:
+                    names.update(top_level_names(root, node.module, seen | {module}))
+                else:
+                    names[alias.asname or alias.name] = "present"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                names[alias.asname or alias.name.partition(".")[0]] = "present"
+        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names[node.name] = "present"
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    names[target.id] = "present"
+            if isinstance(node.value, ast.Dict) and any(
+                isinstance(t, ast.Name) and t.id == "_deprecations" for t in targets
+            ):
+                for key, value in zip(node.value.keys, node.value.values, strict=True):
+                    if isinstance(key, ast.Constant) and isinstance(value, ast.Tuple):
+                        obj = value.elts[-1]
+                        removed = isinstance(obj, ast.Constant) and obj.value is None
+                        names[key.value] = "removed" if removed else "present"
+    return names
+
+
+def call_forms(root: Path) -> dict[str, bool]:
+    """The call forms whose acceptance changed: read from signatures, per release."""
+    core = ast.parse((root / "jax/_src/pallas/core.py").read_text())
+    block_spec = next(n for n in core.body if isinstance(n, ast.ClassDef) and n.name == "BlockSpec")
+    fields = [
+        s.target.id
+        for s in block_spec.body
+        if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)
+    ]
+    calls = ast.parse((root / "jax/_src/pallas/pallas_call.py").read_text())
+    pallas_call = next(
+        n for n in calls.body if isinstance(n, ast.FunctionDef) and n.name == "pallas_call"
+    )
+    params = {a.arg: a for a in pallas_call.args.args + pallas_call.args.kwonlyargs}
+    annotation = ast.unparse(params["compiler_params"].annotation)
+    return {
+        "BlockSpec(index_map, block_shape)": fields[0] == "index_map",
+        "pallas_call(f=...)": pallas_call.args.args[0].arg == "f",
+        'compiler_params={"mosaic": {...}}': annotation.startswith("dict["),
+        "jax.experimental.pallas.gpu": module_file(root, "jax.experimental.pallas.gpu") is not None,
+    }
+
+
+def ranges(flags: list[tuple[str, bool]]) -> list[list[str]]:
+    spans: list[list[str]] = []
+    for version, present in flags:
+        if present and spans and spans[-1][2:] == ["open"]:
+            spans[-1][1] = version
+        elif present:
+            spans.append([version, version, "open"])
+        elif spans:
+            spans[-1][2:] = []
+    return [span[:2] for span in spans]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "jax-sources")
+    parser.add_argument("--oldest", default="0.4.30")
+    args = parser.parse_args()
+    versions = releases(Version(args.oldest))
+    per_release, forms = {}, {}
+    modules = {loc.module for f in FEATURES for loc in f.locations}
+    for version in versions:
+        root = sources(version, args.cache)
+        per_release[version] = {m: top_level_names(root, m) for m in modules}
+        forms[version] = call_forms(root)
+    locations = {}
+    for feature in FEATURES:
+        for loc in feature.locations:
+            key = f"{loc.module}:{loc.attr}"
+            flags = [(v, per_release[v][loc.module].get(loc.attr) == "present") for v in versions]
+            locations[key] = ranges(flags)
+    table = {
+        "source": "scripts/scan_releases.py: ast scan of each release's Pallas sources",
+        "releases": versions,
+        "locations": dict(sorted(locations.items())),
+        "call_forms": {
+            form: ranges([(v, forms[v][form]) for v in versions]) for form in forms[versions[0]]
+        },
+    }
+    tmp = OUT.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(table, indent=1) + "\n")
+    tmp.replace(OUT)
+    print(f"wrote {OUT}: {len(locations)} locations over {len(versions)} releases")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
