@@ -79,8 +79,14 @@ class Location:
     @property
     def releases(self) -> list[list[str]]:
         """``[[first, last], ...]``: the releases that have this location (scanned, see
-        ``release_ranges.json``)."""
-        return release_ranges()["locations"].get(f"{self.module}:{self.attr}", [])
+        ``release_ranges.json``; public names that never changed are not listed there)."""
+        key = f"{self.module}:{self.attr}"
+        ranges = release_ranges()
+        if key in ranges["locations"]:
+            return ranges["locations"][key]
+        if key in ranges["names"]:
+            return ranges["names"][key]["releases"]
+        return []
 
     @property
     def spelling(self) -> str:
@@ -160,8 +166,9 @@ FEATURES: tuple[Feature, ...] = (
     _feature(
         "cost_estimate",
         "CostEstimate",
-        f"{PL}:CostEstimate",
+        f"{TPU}:CostEstimate {PL}:CostEstimate",
         "pl.CostEstimate(flops=, transcendentals=, bytes_accessed=)",
+        renamed=True,
     ),
     _feature(
         "squeezed",
@@ -413,3 +420,12 @@ CALL_FORMS: dict[str, str] = {
 
 def call_form_releases(form: str) -> list[list[str]]:
     return release_ranges()["call_forms"][form]
+
+
+def param_field_releases(backend: str, field: str) -> list[list[str]]:
+    """Releases whose ``backend`` CompilerParams dataclass has ``field``."""
+    return release_ranges()["compiler_params_fields"].get(backend, {}).get(field, [])
+
+
+def pallas_call_keyword_releases(name: str) -> list[list[str]]:
+    return release_ranges()["pallas_call_keywords"].get(name, [])

@@ -9,13 +9,26 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import QualifiedNameProvider
 
-from pallas_compat._facts import ALIASES, GPU_LEGACY, PL, TRITON, Feature, Location, works_in
+from pallas_compat._facts import (
+    ALIASES,
+    CALL_FORMS,
+    GPU_LEGACY,
+    PL,
+    TRITON,
+    Feature,
+    Location,
+    pallas_call_keyword_releases,
+    param_field_releases,
+    works_in,
+)
 from pallas_compat._source import (
     BLOCK_SPEC_ORDER,
     DICT_PARAMS,
     F_KEYWORD,
     GPU_MODULE,
+    Drift,
     call_form_releases,
+    dict_entries,
     dict_params,
     drifted_names,
     is_call_to,
@@ -32,10 +45,22 @@ PARAMS_FEATURE = {"mosaic": "tpu_compiler_params", "triton": "triton_compiler_pa
 LOAD_KEYWORDS = frozenset({"mask", "other", "cache_modifier", "eviction_policy", "volatile"})
 
 
+def standalone(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """``expr`` safe outside the call parentheses it came from: a multi-line expression that
+    relied on them for its line breaks gets parentheses of its own."""
+    if "\n" not in cst.Module([]).code_for_node(expr) or expr.lpar:
+        return expr
+    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
 def subscript(value: cst.BaseExpression, index: cst.BaseExpression) -> cst.Subscript:
-    """``value[index]``, spreading a tuple literal into ``value[a, b]``."""
-    parts = [e.value for e in index.elements] if isinstance(index, cst.Tuple) else [index]
-    return cst.Subscript(value, [cst.SubscriptElement(cst.Index(p)) for p in parts])
+    """``value[index]``, spreading a tuple literal into ``value[a, b]`` (not one with a
+    ``*starred`` part, which stays a tuple: ``value[(*a, b)]``)."""
+    spread = isinstance(index, cst.Tuple) and not any(
+        isinstance(e, cst.StarredElement) for e in index.elements
+    )
+    parts = [e.value for e in index.elements] if spread else [index]
+    return cst.Subscript(standalone(value), [cst.SubscriptElement(cst.Index(p)) for p in parts])
 
 
 def keyword_arg(name: str, value: cst.BaseExpression) -> cst.Arg:
@@ -78,9 +103,13 @@ class Migrator(cst.CSTTransformer):
         self.aliases[module] = alias
         return alias
 
-    def replacement(self, feature: Feature) -> Location | None:
-        """The newest public spelling of a renamed feature that works on the target."""
-        if not feature.renamed:
+    def replacement(self, drift: Drift | Feature) -> Location | None:
+        """The newest public spelling of a renamed feature that works on the target, or where
+        JAX moved the same object."""
+        if isinstance(drift, Drift) and drift.moved_to is not None:
+            return drift.moved_to if self.works(drift.moved_to) else None
+        feature = drift.feature if isinstance(drift, Drift) else drift
+        if feature is None or not feature.renamed:
             return None
         for loc in reversed(feature.locations):
             if not loc.private and self.works(loc):
@@ -133,7 +162,7 @@ class Migrator(cst.CSTTransformer):
             if base == PL and name == "gpu" and not self.form_works(GPU_MODULE):
                 alias = alias.with_changes(name=cst.Name("triton"), asname=keep_binding)
             hit = drifted_names().get(f"{source}.{name}")
-            new = self.replacement(hit[0]) if hit and not self.works(hit[1]) else None
+            new = self.replacement(hit) if hit and not self.works(hit.location) else None
             if new is not None and new.module == base:
                 alias = alias.with_changes(name=cst.Name(new.attr), asname=keep_binding)
             names.append(alias)
@@ -167,7 +196,7 @@ class Migrator(cst.CSTTransformer):
         args = updated.value.args
         if len(args) == 3 and all(a.keyword is None and not a.star for a in args):
             ref, idx, value = (a.value for a in args)
-            return cst.Assign([cst.AssignTarget(subscript(ref, idx))], value)
+            return cst.Assign([cst.AssignTarget(subscript(ref, idx))], standalone(value))
         return updated
 
     # -- names: renamed features
@@ -177,13 +206,13 @@ class Migrator(cst.CSTTransformer):
     ) -> cst.BaseExpression:
         for qname in qualified(original, self):
             hit = drifted_names().get(qname)
-            if hit is None or self.works(hit[1]):
+            if hit is None or self.works(hit.location):
                 continue
-            feature, old = hit
-            new = self.replacement(feature)
+            old = hit.location
+            new = self.replacement(hit)
             if new is None:
-                if feature.key not in ("load", "store"):
-                    self.mark(f"{old.spelling} is not in JAX {self.target}: {feature.hint}")
+                if qname not in (f"{PL}.load", f"{PL}.store"):
+                    self.mark(f"{old.spelling} is not in JAX {self.target}: {hit.hint}")
                 return updated
             same_module = new.module == old.module or (
                 old.module == GPU_LEGACY and new.module == TRITON
@@ -224,7 +253,7 @@ class Migrator(cst.CSTTransformer):
             ref = subscript(cst.Attribute(args[0].value, cst.Name("at")), args[1].value)
             func = attr(f"{self.alias_for(TRITON)}.load")
             return cst.Call(func, [cst.Arg(ref), *extra])
-        self.mark(f"pl.load is not in JAX {self.target}: {drifted_names()[f'{PL}.load'][0].hint}")
+        self.mark(f"pl.load is not in JAX {self.target}: {drifted_names()[f'{PL}.load'].hint}")
         return call
 
     def migrate_masked_store(self, call: cst.Call) -> cst.BaseExpression:
@@ -237,7 +266,7 @@ class Migrator(cst.CSTTransformer):
             ref = subscript(cst.Attribute(args[0].value, cst.Name("at")), args[1].value)
             func = attr(f"{self.alias_for(TRITON)}.store")
             return cst.Call(func, [cst.Arg(ref), cst.Arg(args[2].value), *extra])
-        self.mark(f"pl.store is not in JAX {self.target}: {drifted_names()[f'{PL}.store'][0].hint}")
+        self.mark(f"pl.store is not in JAX {self.target}: {drifted_names()[f'{PL}.store'].hint}")
         return call
 
     def migrate_pallas_call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
@@ -246,20 +275,52 @@ class Migrator(cst.CSTTransformer):
         if f is not None and not self.form_works(F_KEYWORD):
             args.remove(f)
             args.insert(0, cst.Arg(f.value, comma=f.comma))
+        current = keyword(original, "compiler_params")
+        if current is None or dict_entries(current.value) is None or self.form_works(DICT_PARAMS):
+            return updated.with_changes(args=args)
         params = dict_params(original)
-        if params is not None and not self.form_works(DICT_PARAMS):
-            backend, _ = params
-            new = self.replacement_params(backend)
-            if new is None:
-                self.mark(f"dict compiler_params are not taken by JAX {self.target}")
-            else:
-                current = keyword(cst.Call(updated.func, args), "compiler_params")
-                entries = dict_params(cst.Call(updated.func, [current])) if current else None
-                if current is not None and entries is not None:
-                    func = attr(f"{self.alias_for(new.module)}.{new.attr}")
-                    made = cst.Call(func, [keyword_arg(k, v) for k, v in entries[1]])
-                    args[args.index(current)] = current.with_changes(value=made)
+        made = self.params_call(params, has_cost=keyword(original, "cost_estimate") is not None)
+        if made is None:
+            self.mark(
+                f"dict compiler_params are not taken by JAX {self.target}: {CALL_FORMS[DICT_PARAMS]}"
+            )
+            return updated.with_changes(args=args)
+        call, cost = made
+        index = next(
+            i for i, a in enumerate(args) if a.keyword and a.keyword.value == "compiler_params"
+        )
+        args[index] = args[index].with_changes(value=call)
+        if cost is not None:
+            args.insert(
+                index + 1, keyword_arg("cost_estimate", cost).with_changes(comma=args[index].comma)
+            )
         return updated.with_changes(args=args)
+
+    def params_call(
+        self, params: tuple[str, list[tuple[str, cst.BaseExpression]]] | None, *, has_cost: bool
+    ) -> tuple[cst.Call, cst.BaseExpression | None] | None:
+        """``pltpu.CompilerParams(...)`` for a literal dict whose every key the target takes
+        (``cost_estimate`` moves to ``pallas_call``), else None."""
+        if params is None:
+            return None
+        backend, entries = params
+        new = self.replacement_params(backend)
+        if new is None:
+            return None
+        fields, cost = [], None
+        for name, value in entries:
+            if (
+                name == "cost_estimate"
+                and not has_cost
+                and works_in(pallas_call_keyword_releases("cost_estimate"), self.target)
+            ):
+                cost = value
+            elif works_in(param_field_releases(backend, name), self.target):
+                fields.append(keyword_arg(name, value))
+            else:
+                return None
+        func = attr(f"{self.alias_for(new.module)}.{new.attr}")
+        return cst.Call(func, fields), cost
 
     def replacement_params(self, backend: str) -> Location | None:
         from pallas_compat._facts import FEATURES_BY_KEY

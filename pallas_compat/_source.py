@@ -24,6 +24,7 @@ from pallas_compat._facts import (
     Location,
     call_form_releases,
     describe,
+    release_ranges,
     scanned_releases,
     works_in,
 )
@@ -57,15 +58,39 @@ class Use:
         }
 
 
+@dataclass(frozen=True)
+class Drift:
+    """A public name that some scanned release lacks, and what to write instead."""
+
+    location: Location
+    spans: tuple[tuple[str, str], ...]
+    hint: str
+    #: The API-facts feature it belongs to; None for names known only from the release scan.
+    feature: Feature | None = None
+    #: Where JAX moved the same object (proven by the scan: both names import one object).
+    moved_to: Location | None = None
+
+
 @functools.cache
-def drifted_names() -> dict[str, tuple[Feature, Location]]:
-    """Qualified name -> (feature, location) for every public location not in every release."""
+def drifted_names() -> dict[str, Drift]:
+    """Qualified name -> Drift: the API-facts locations, then every other public Pallas name
+    that came or went (with JAX's own deprecation message where it wrote one)."""
     every = [[scanned_releases()[0], scanned_releases()[-1]]]
     table = {}
     for feature in FEATURES:
         for loc in feature.locations:
             if not loc.private and loc.releases != every:
-                table[f"{loc.module}.{loc.attr}"] = (feature, loc)
+                spans = tuple(tuple(s) for s in loc.releases)
+                table[f"{loc.module}.{loc.attr}"] = Drift(loc, spans, feature.hint, feature)
+    for key, entry in release_ranges()["names"].items():
+        loc = Location.parse(key)
+        spans = tuple(tuple(s) for s in entry["releases"])
+        hint = (
+            entry["message"]
+            or f"JAX left no migration message; it exists in {describe(entry['releases'])}"
+        )
+        moved = Location.parse(entry["moved_to"]) if entry["moved_to"] else None
+        table.setdefault(f"{loc.module}.{loc.attr}", Drift(loc, spans, hint, None, moved))
     return table
 
 
@@ -136,10 +161,9 @@ def form_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, form:
 
 
 def name_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, qname: str) -> Use:
-    feature, loc = drifted_names()[qname]
+    drift = drifted_names()[qname]
     pos = visitor.get_metadata(PositionProvider, node).start
-    spans = tuple(tuple(s) for s in loc.releases)
-    return Use(path, pos.line, pos.column + 1, loc.spelling, spans, feature.hint)
+    return Use(path, pos.line, pos.column + 1, drift.location.spelling, drift.spans, drift.hint)
 
 
 def imported_modules(node: cst.Import | cst.ImportFrom) -> Iterator[tuple[str, cst.CSTNode]]:

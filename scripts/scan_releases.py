@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -26,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "pallas_compat" / "release_ranges.json"
 sys.path.insert(0, str(REPO))
 
-from pallas_compat._facts import FEATURES  # noqa: E402
+from pallas_compat._facts import ALIASES, FEATURES  # noqa: E402
 
 
 def releases(oldest: Version) -> list[str]:
@@ -77,6 +78,81 @@ def module_file(root: Path, module: str) -> Path | None:
         if path.is_file():
             return path
     return None
+
+
+#: The public Pallas modules whose every name is tracked across releases.
+PUBLIC_MODULES = (
+    "jax.experimental.pallas",
+    "jax.experimental.pallas.tpu",
+    "jax.experimental.pallas.triton",
+    "jax.experimental.pallas.gpu",
+    "jax.experimental.pallas.mosaic_gpu",
+)
+
+
+MOVED = re.compile(r"[Uu]se (pl|pltpu|pltriton|plgpu)\.(\w+) instead")
+MODULE_OF_ALIAS = {alias: module for module, alias in ALIASES.items()}
+
+
+def import_sources(root: Path, module: str) -> dict[str, tuple[str, str]]:
+    """name -> (defining module, name there) for the module's top-level ``from X import Y``,
+    including the objects its ``_deprecations`` table points at."""
+    path = module_file(root, module)
+    if path is None:
+        return {}
+    tree = ast.parse(path.read_text())
+    sources: dict[str, tuple[str, str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                sources[alias.asname or alias.name] = (node.module, alias.name)
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "_deprecations" for t in targets):
+            for key, value in zip(node.value.keys, node.value.values, strict=True):
+                obj = value.elts[-1] if isinstance(value, ast.Tuple) else None
+                if (
+                    isinstance(key, ast.Constant)
+                    and isinstance(obj, ast.Name)
+                    and obj.id in sources
+                ):
+                    sources[key.value] = sources[obj.id]
+    return sources
+
+
+def moves(root: Path, messages: dict[str, str]) -> dict[str, str]:
+    """``module:name`` -> ``module:name`` where a deprecation message says "use pl.X instead"
+    and both names are the same object (imported from the same place) in this release."""
+    found = {}
+    for key, text in messages.items():
+        module, _, name = key.partition(":")
+        match = MOVED.search(text)
+        if not match:
+            continue
+        target = MODULE_OF_ALIAS[match.group(1)]
+        here = import_sources(root, module).get(name)
+        there = import_sources(root, target).get(match.group(2))
+        if here is not None and here == there:
+            found[key] = f"{target}:{match.group(2)}"
+    return found
+
+
+def deprecation_messages(root: Path, module: str) -> dict[str, str]:
+    """name -> the message of the module's ``_deprecations`` entry."""
+    path = module_file(root, module)
+    if path is None:
+        return {}
+    messages = {}
+    for node in ast.parse(path.read_text()).body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == "_deprecations" for t in targets):
+            for key, value in zip(node.value.keys, node.value.values, strict=True):
+                if isinstance(key, ast.Constant) and isinstance(value, ast.Tuple):
+                    try:
+                        messages[key.value] = " ".join(str(ast.literal_eval(value.elts[0])).split())
+                    except ValueError:
+                        continue
+    return messages
 
 
 def top_level_names(root: Path, module: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
@@ -137,6 +213,36 @@ def call_forms(root: Path) -> dict[str, bool]:
     }
 
 
+PARAMS_MODULES = {
+    "mosaic": "jax/_src/pallas/mosaic/core.py",
+    "triton": "jax/_src/pallas/triton/core.py",
+}
+
+
+def param_fields(root: Path) -> dict[str, set[str]]:
+    """Fields of each backend's CompilerParams dataclass (none before 0.4.33: dicts only)."""
+    found: dict[str, set[str]] = {}
+    for backend, relative in PARAMS_MODULES.items():
+        path = root / relative
+        tree = ast.parse(path.read_text()) if path.is_file() else ast.Module(body=[])
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name.endswith("CompilerParams"):
+                found[backend] = {
+                    s.target.id
+                    for s in node.body
+                    if isinstance(s, ast.AnnAssign)
+                    and isinstance(s.target, ast.Name)
+                    and not s.target.id.isupper()
+                }
+    return found
+
+
+def pallas_call_keywords(root: Path) -> set[str]:
+    calls = ast.parse((root / "jax/_src/pallas/pallas_call.py").read_text())
+    fn = next(n for n in calls.body if isinstance(n, ast.FunctionDef) and n.name == "pallas_call")
+    return {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+
+
 def ranges(flags: list[tuple[str, bool]]) -> list[list[str]]:
     spans: list[list[str]] = []
     for version, present in flags:
@@ -155,24 +261,57 @@ def main() -> int:
     parser.add_argument("--oldest", default="0.4.30")
     args = parser.parse_args()
     versions = releases(Version(args.oldest))
-    per_release, forms = {}, {}
-    modules = {loc.module for f in FEATURES for loc in f.locations}
+    per_release, forms, fields, keywords, messages, moved = {}, {}, {}, {}, {}, {}
+    modules = {loc.module for f in FEATURES for loc in f.locations} | set(PUBLIC_MODULES)
     for version in versions:
         root = sources(version, args.cache)
         per_release[version] = {m: top_level_names(root, m) for m in modules}
         forms[version] = call_forms(root)
+        fields[version] = param_fields(root)
+        keywords[version] = pallas_call_keywords(root)
+        release_messages = {}
+        for module in PUBLIC_MODULES:
+            for name, text in deprecation_messages(root, module).items():
+                release_messages[f"{module}:{name}"] = text
+        messages.update(release_messages)  # the newest release's wording wins
+        moved.update(moves(root, release_messages))
     locations = {}
     for feature in FEATURES:
         for loc in feature.locations:
             key = f"{loc.module}:{loc.attr}"
             flags = [(v, per_release[v][loc.module].get(loc.attr) == "present") for v in versions]
             locations[key] = ranges(flags)
+    names = {}
+    for module in PUBLIC_MODULES:
+        seen = set().union(*(per_release[v][module] for v in versions)) - {"annotations"}
+        for name in sorted(n for n in seen if not n.startswith("_")):
+            key = f"{module}:{name}"
+            flags = [(v, per_release[v][module].get(name) == "present") for v in versions]
+            spans = ranges(flags)
+            if key not in locations and spans != [[versions[0], versions[-1]]]:
+                names[key] = {
+                    "releases": spans,
+                    "message": messages.get(key),
+                    "moved_to": moved.get(key),
+                }
     table = {
         "source": "scripts/scan_releases.py: ast scan of each release's Pallas sources",
         "releases": versions,
         "locations": dict(sorted(locations.items())),
         "call_forms": {
             form: ranges([(v, forms[v][form]) for v in versions]) for form in forms[versions[0]]
+        },
+        "compiler_params_fields": {
+            backend: {
+                name: ranges([(v, name in fields[v].get(backend, set())) for v in versions])
+                for name in sorted(set().union(*(fields[v].get(backend, set()) for v in versions)))
+            }
+            for backend in PARAMS_MODULES
+        },
+        "names": names,
+        "pallas_call_keywords": {
+            name: ranges([(v, name in keywords[v]) for v in versions])
+            for name in sorted(set().union(*keywords.values()))
         },
     }
     tmp = OUT.with_suffix(".json.tmp")

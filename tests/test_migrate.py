@@ -79,3 +79,39 @@ def test_only_what_breaks_on_the_target_is_touched() -> None:
 def test_nothing_breaking_means_nothing_changes() -> None:
     clean = "import jax.experimental.pallas as pl\n\nx = pl.program_id(0)  # kept\n"
     assert migrate_module(cst.parse_module(clean), "0.12.0.1").code == clean
+
+
+def test_multi_line_store_value_keeps_parsing() -> None:
+    """Found on JAX 0.4.30's own flash_attention.py: a store value broken over lines relied on
+    the call's parentheses."""
+    source = (
+        "from jax.experimental import pallas as pl\n"
+        "def k(r, v):\n"
+        "    pl.store(r, (pl.ds(0, 8),), pl.load(r, (pl.ds(0, 8),))\n"
+        "             + v)\n"
+    )
+    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    compile(out, "migrated", "exec")
+    assert "r[pl.ds(0, 8)] = (r[pl.ds(0, 8)]\n             + v)" in out
+
+
+def test_starred_index_stays_a_tuple() -> None:
+    """Found on JAX 0.4.30's flash_attention.py: ``pl.load(ref, (*batch_idx, pl.ds(...)))``."""
+    source = "from jax.experimental import pallas as pl\nx = pl.load(r, (*b, pl.ds(0, 8)))\n"
+    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    assert "x = r[(*b, pl.ds(0, 8))]" in out
+
+
+def test_names_jax_moved_follow_the_move() -> None:
+    """pltpu.semaphore_signal -> pl.semaphore_signal: JAX's deprecation message names the new
+    home and the release scan proved both import one object."""
+    source = (
+        "from jax.experimental import pallas as pl\n"
+        "from jax.experimental.pallas import tpu as pltpu\n"
+        "pltpu.semaphore_signal(s, 1)\n"
+        "pltpu.repeat(x, 2, axis=0)\n"
+    )
+    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    assert "\npl.semaphore_signal(s, 1)\n" in out
+    assert "pltpu.repeat(x, 2, axis=0)  # pallas-compat: pltpu.repeat is not in JAX 0.12.0.1" in out
+    assert "use jnp.tile instead" in out
