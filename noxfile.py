@@ -14,7 +14,7 @@ import nox
 nox.needs_version = ">=2024.4.15"
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
-nox.options.sessions = ["probe"]
+nox.options.sessions = ["probe", "kernels"]
 
 ROOT = Path(__file__).parent
 #: Oldest supported release and the release the chapter was written against.
@@ -48,6 +48,30 @@ def probe(session: nox.Session, jax: str) -> None:
     out = ROOT / "reports" / "snapshots"
     out.mkdir(parents=True, exist_ok=True)
     session.run("python", "-m", "probes", "--out", str(out / f"jax-{jax}.json"), *session.posargs)
+
+
+@nox.session(python=PYTHON, tags=["kernels"])
+@nox.parametrize("jax", PROBE_MATRIX)
+def kernels(session: nox.Session, jax: str) -> None:
+    """The chapter's kernels under the default modes: reports/kernels/jax-X.json."""
+    install_jax(session, jax)
+    out = ROOT / "reports" / "kernels"
+    out.mkdir(parents=True, exist_ok=True)
+    session.run("python", "-m", "kernels", "--out", str(out / f"jax-{jax}.json"), *session.posargs)
+
+
+@nox.session(python=PYTHON, tags=["tpu_compile"])
+@nox.parametrize("jax", [NEWEST])
+def tpu_compile(session: nox.Session, jax: str) -> None:
+    """Opt-in: deviceless AOT compilation for TPU v4/v5e/v5p/v6e with libtpu (about 1 GB).
+
+    Only releases whose libtpu is on PyPI install (0.4.x took libtpu-nightly from Google's
+    bucket, which this session does not reach)."""
+    session.install("-e", ".[test]", f"jax[tpu]=={jax}", f"jaxlib=={jax}")
+    out = ROOT / "reports" / "kernels"
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"tpu-compile-jax-{jax}.json"
+    session.run("python", "-m", "kernels", "--modes", "tpu_compile", "--out", str(target))
 
 
 @nox.session(python=PYTHON, tags=["lint"])

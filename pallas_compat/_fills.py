@@ -127,7 +127,9 @@ def tpu_fills() -> dict[str, Fill]:
         "TPUCompilerParams": params("mosaic", "pltpu.TPUCompilerParams", old=True),
         "MemorySpace": feature_object("tpu_memory_space", "pltpu.MemorySpace"),
         "TPUMemorySpace": feature_object("tpu_memory_space", "pltpu.TPUMemorySpace", old=True),
-        "InterpretParams": feature_object("tpu_simulator", "pltpu.InterpretParams"),
+        "InterpretParams": lambda: shim("_interpret").tpu_params_class(
+            feature_object("tpu_simulator", "pltpu.InterpretParams")()
+        ),
         "reset_tpu_interpret_mode_state": native_or(
             TPU, "reset_tpu_interpret_mode_state", lambda: shim("_interpret").reset_interpret_state
         ),

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import enum
+import functools
+import inspect
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from pallas_compat._errors import unsupported
+from pallas_compat._facade import facade
 from pallas_compat._facts import FEATURES_BY_KEY
 from pallas_compat._resolve import Resolution, resolve
 
@@ -46,7 +50,53 @@ def interpret(mode: str | InterpretMode = InterpretMode.INTERPRET, **params: Any
         raise unsupported(
             resolved.feature, f"interpret({mode.value!r})", 'use interpret("interpret")'
         )
+    if mode is InterpretMode.TPU_SIM:
+        return tpu_params_class(resolved.obj)(**params)
     return resolved.obj(**params)
+
+
+def adapt_recorder(recorder: Callable[..., Any]) -> Callable[..., Any]:
+    """A ``grid_point_recorder`` that works whichever way JAX calls it.
+
+    JAX 0.6.2-0.10.1 call ``recorder(grid_point, core_id)`` and want nothing back; 0.10.2 on
+    call ``recorder(token, grid_point, core_id)`` and want the token back. People write one
+    or the other; the number of arguments JAX passes says which protocol is live."""
+    try:
+        takes_token = len(inspect.signature(recorder).parameters) >= 3
+    except (TypeError, ValueError):
+        takes_token = True
+
+    @functools.wraps(recorder)
+    def adapted(*args: Any) -> Any:
+        if len(args) == 3:
+            token, grid_point, core_id = args
+            if takes_token:
+                return recorder(token, grid_point, core_id)
+            recorder(grid_point, core_id)
+            return token
+        grid_point, core_id = args
+        if takes_token:
+            recorder(None, grid_point, core_id)
+        else:
+            recorder(grid_point, core_id)
+        return None
+
+    adapted.__pallas_compat_adapted__ = True  # type: ignore[attr-defined]
+    return adapted
+
+
+def tpu_params_class(native: type) -> type:
+    """``pltpu.InterpretParams`` whose ``grid_point_recorder`` may use either protocol."""
+
+    def convert(
+        args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        recorder = kwargs.get("grid_point_recorder")
+        if recorder is not None and not getattr(recorder, "__pallas_compat_adapted__", False):
+            kwargs = {**kwargs, "grid_point_recorder": adapt_recorder(recorder)}
+        return args, kwargs
+
+    return facade(native, convert, name="InterpretParams")
 
 
 SIMULATOR_MODULE = "jax._src.pallas.mosaic.interpret"
@@ -58,6 +108,7 @@ def reset_interpret_state() -> None:
     Releases 0.5.1 to 0.6.2 have the state but no reset function: there the shim clears the
     same two module globals that 0.7.0's ``reset_tpu_interpret_mode_state`` clears. A no-op
     where the installed JAX has no simulator."""
+    clear_failed_effects()
     resolved = resolve(FEATURES_BY_KEY["tpu_simulator_reset"])
     if resolved.obj is not None:
         resolved.obj()
@@ -69,3 +120,18 @@ def reset_interpret_state() -> None:
     with lock:
         module._shared_memory = None  # type: ignore[attr-defined]
         module.races = None  # type: ignore[attr-defined]
+
+
+def clear_failed_effects() -> None:
+    """A callback that raised inside the simulator leaves its error in JAX's ordered-effects
+    token, and every later computation with effects re-raises it (seen on 0.6.2). Wait for
+    the tokens; if one carries an error, drop them so that the next kernel starts clean."""
+    import jax
+
+    try:
+        jax.effects_barrier()
+    except Exception:
+        tokens = getattr(sys.modules.get("jax._src.dispatch"), "runtime_tokens", None)
+        clear = getattr(tokens, "clear", None)
+        if clear is not None:
+            clear()

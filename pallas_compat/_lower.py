@@ -2,15 +2,62 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pallas_compat._errors import UnsupportedFeatureError, installed_jax
 
+#: ChipVersion value -> the device kind JAX reads to pick a TPU's layout rules (from
+#: ``jax._src.tpu_info.chip_version_from_device_kind`` in JAX 0.12).
+DEVICE_KINDS: dict[str, str] = {
+    "v2": "TPU v2",
+    "v3": "TPU v3",
+    "v4": "TPU v4",
+    "v4i": "TPU v4 lite",
+    "v5e": "TPU v5 lite",
+    "v5p": "TPU v5",
+    "v6e": "TPU v6 lite",
+    "7": "TPU7",
+    "7x": "TPU7x",
+    "8i": "TPU8i",
+    "8t": "TPU8t",
+}
 
-def lower(fn: Callable[..., Any], *args: Any, platform: str = "tpu") -> str:
+
+@contextlib.contextmanager
+def target_device(platform: str, chip: str | None) -> Iterator[None]:
+    """Tell JAX which device it lowers for. Newer releases ask: Mosaic TPU reads the device
+    kind for some layouts (1-D blocks; "Unsupported TPU device kind: cpu" on a CPU host), and
+    GPU lowering wants one ("No supported GPU devices found"). Releases without
+    ``use_abstract_mesh`` do not ask, so nothing is needed there."""
+    import jax
+
+    if platform == "tpu" and chip is not None and chip not in DEVICE_KINDS:
+        raise ValueError(f"unknown TPU chip {chip!r}; known: {', '.join(DEVICE_KINDS)}")
+    use = getattr(jax.sharding, "use_abstract_mesh", None)
+    if chip is None or use is None:
+        yield
+        return
+    from jax._src.mesh import AbstractDevice, AbstractMesh
+
+    kind = DEVICE_KINDS[chip] if platform == "tpu" else chip
+    device = AbstractDevice(
+        device_kind=kind, num_cores=1 if platform == "tpu" else None, platform=platform
+    )
+    with use(AbstractMesh((1,), ("x",), abstract_device=device)):
+        yield
+
+
+def lower(
+    fn: Callable[..., Any], *args: Any, platform: str = "tpu", chip: str | None = None
+) -> str:
     """Lower ``jax.jit(fn)`` on ``args`` (``jax.ShapeDtypeStruct`` or arrays) for ``platform``
-    and return the StableHLO text; a Pallas TPU kernel shows up as a ``tpu_custom_call``."""
+    and return the StableHLO text; a Pallas TPU kernel shows up as a ``tpu_custom_call``.
+
+    ``chip`` names the device where JAX needs to know: a TPU version (``"v5e"``, ``"v6e"``,
+    ...) for ``platform="tpu"``, a device kind (``"NVIDIA H100 80GB HBM3"``) for
+    ``"cuda"``/``"rocm"``."""
     import jax
 
     jitted = jax.jit(fn)
@@ -20,4 +67,5 @@ def lower(fn: Callable[..., Any], *args: Any, platform: str = "tpu") -> str:
             f"cross-lowering needs jax.jit(f).trace(...), which JAX {installed_jax()} lacks; "
             "upgrade to jax>=0.4.30"
         )
-    return trace(*args).lower(lowering_platforms=(platform,)).as_text()
+    with target_device(platform, chip):
+        return trace(*args).lower(lowering_platforms=(platform,)).as_text()

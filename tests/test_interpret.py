@@ -44,3 +44,42 @@ def test_unknown_mode_is_a_value_error() -> None:
 def test_reset_is_safe_on_every_release() -> None:
     pallas_compat.reset_interpret_state()
     pallas_compat.reset_interpret_state()
+
+
+@pytest.mark.parametrize("takes_token", [True, False])
+def test_grid_point_recorder_in_either_protocol(takes_token: bool) -> None:
+    """0.6.2-0.10.1 call recorder(grid_point, core_id); 0.10.2 on recorder(token, ...)."""
+    import numpy as np
+
+    from pallas_compat import pl, pltpu
+
+    if installed_jax() < since("tpu_simulator"):
+        with pytest.raises(pallas_compat.MissingFeatureError, match="InterpretParams"):
+            pltpu.InterpretParams  # noqa: B018
+        return
+
+    visits: list[tuple[int, ...]] = []
+
+    def with_token(token, grid_point, core_id):
+        visits.append(tuple(int(c) for c in grid_point))
+        return token
+
+    def without_token(grid_point, core_id):
+        visits.append(tuple(int(c) for c in grid_point))
+
+    def copy(x_ref, o_ref):
+        o_ref[...] = x_ref[...]
+
+    spec = pl.BlockSpec((8, 128), lambda i, j: (i, j))
+    x = np.ones((16, 256), np.float32)
+    params = pltpu.InterpretParams(grid_point_recorder=with_token if takes_token else without_token)
+    out = pl.pallas_call(
+        copy,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        grid=(2, 2),
+        in_specs=[spec],
+        out_specs=spec,
+        interpret=params,
+    )(x)
+    jax.block_until_ready(out)
+    assert visits == [(0, 0), (0, 1), (1, 0), (1, 1)]

@@ -1,0 +1,34 @@
+"""The modes a kernel runs under; values are the text people pass to ``--modes``."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import pallas_compat
+
+
+class Mode(str, enum.Enum):
+    INTERPRET = "interpret"
+    """``interpret=True``: the HLO interpreter, on every release."""
+    TPU_SIM = "tpu_sim"
+    """The TPU simulator (``pltpu.InterpretParams()``): TPU memory semantics on CPU."""
+    TPU_LOWER = "tpu_lower"
+    """Cross-lowering for TPU: the Mosaic custom call is emitted and block shapes are legal."""
+    TPU_COMPILE = "tpu_compile"
+    """Opt-in: deviceless ahead-of-time compilation with libtpu for TPU v4, v5e, v5p and
+    v6e, which catches what lowering cannot (VMEM overflows)."""
+    GPU_LOWER = "gpu_lower"
+    """Opt-in: cross-lowering of the GPU variants for CUDA (Triton), without a GPU."""
+
+
+DEFAULT_MODES = (Mode.INTERPRET, Mode.TPU_SIM, Mode.TPU_LOWER)
+
+
+def interpret_value(mode: Mode) -> Any:
+    """The ``interpret=`` value for an executing mode; PallasCompatError where it is missing."""
+    if mode is Mode.INTERPRET:
+        return pallas_compat.interpret("interpret")
+    if mode is Mode.TPU_SIM:
+        return pallas_compat.interpret("tpu_sim")
+    raise ValueError(f"{mode.value} does not execute kernels")

@@ -1,0 +1,49 @@
+"""The results document: one record per kernel x mode, plus the release it ran on."""
+
+from __future__ import annotations
+
+import os
+import platform
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from kernels._modes import Mode
+
+SCHEMA = "pallas-compat/kernels/1"
+
+
+def collect(modes: Iterable[Mode], only: Iterable[str], progress: IO[str] | None) -> dict[str, Any]:
+    import jax
+
+    from kernels import _registry  # noqa: F401  (registers the cases)
+    from kernels._runner import run
+
+    records = []
+    for record in run(list(modes), only):
+        records.append(record)
+        if progress is not None:
+            extra = record.get("max_abs_err", record.get("detail", ""))
+            line = f"{record['kernel']:34} {record['mode']:10} {record['status']:12} {extra}"
+            progress.write(line.splitlines()[0][:160] + "\n")
+            progress.flush()
+    return {
+        "schema": SCHEMA,
+        "jax": jax.__version__,
+        "python": platform.python_version(),
+        "modes": [m.value for m in modes],
+        "results": records,
+    }
+
+
+def write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,76 @@
+"""The chapter's kernel set on the installed JAX, per mode (``python -m kernels`` does the same
+from the command line). On the chapter's release every kernel passes in the three default
+modes and every wrong kernel shows its bug where the chapter says; on other releases each
+result is a float64-checked pass or an ``unavailable`` with its reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from kernels import (
+    CASES,
+    DEFAULT_MODES,
+    WRONG,
+    Mode,
+    _registry,  # noqa: F401  (registers the cases)
+)
+from kernels._runner import run_case, run_wrong
+from tests.conftest import is_chapter_release
+
+jax = pytest.importorskip("jax")
+
+
+@pytest.mark.parametrize("mode", DEFAULT_MODES, ids=lambda m: m.value)
+@pytest.mark.parametrize("name", list(CASES))
+def test_kernel(name: str, mode: Mode) -> None:
+    case = CASES[name]
+    result = run_case(case, mode)
+    if result["status"] == "n/a":
+        assert mode.value in case.skip_modes
+        return
+    if is_chapter_release():
+        assert result["status"] == "pass", result
+        assert result.get("as_chapter_says", True), result
+    else:
+        assert result["status"] in ("pass", "unavailable"), result
+        assert result["status"] == "pass" or result["detail"], result
+
+
+@pytest.mark.parametrize("mode", DEFAULT_MODES, ids=lambda m: m.value)
+@pytest.mark.parametrize("name", list(WRONG))
+def test_wrong_kernel(name: str, mode: Mode) -> None:
+    result = run_wrong(WRONG[name], mode)
+    assert result["status"] in ("caught", "missed", "unavailable"), result
+    if is_chapter_release():
+        assert result["as_chapter_says"], result
+
+
+def test_every_section_of_the_chapter_is_covered() -> None:
+    sections = {c.section.split(".")[0].rstrip("'") for c in CASES.values()}
+    assert {"§0", "§2", "§3", "§4", "§5", "§6"} <= sections
+    assert {f"Exercise {n}" for n in range(1, 5)} <= sections
+    assert len(WRONG) == 7
+
+
+def test_tpu_compile_verdicts_per_chip() -> None:
+    """Opt-in mode: with libtpu, the VMEM budget case compiles for v5e, v5p and v6e and not
+    for v4 (16 MiB), as the hardware table's arithmetic predicts; without libtpu the mode is
+    unavailable and says how to get it."""
+    from kernels import _compile
+    from kernels.tpu_params import fits
+
+    result = run_case(CASES["matmul_bf16_vmem_budget"], Mode.TPU_COMPILE)
+    if _compile.libtpu_missing():
+        assert result["status"] == "unavailable" and "jax[tpu]" in result["detail"]
+        return
+    assert result["status"] == "pass", result
+    assert {chip: verdict == "fits" for chip, verdict in result["chips"].items()} == {
+        chip: fits(chip) for chip in ("v4", "v5e", "v5p", "v6e")
+    }
+    assert not fits("v4") and fits("v5e")
+
+
+@pytest.mark.parametrize("name", [n for n, c in CASES.items() if c.gpu])
+def test_gpu_variants_cross_lower_for_cuda(name: str) -> None:
+    result = run_case(CASES[name], Mode.GPU_LOWER)
+    assert result["status"] == "pass" and "triton" in result["detail"], result
