@@ -20,6 +20,8 @@ class Mode(str, enum.Enum):
     v6e, which catches what lowering cannot (VMEM overflows)."""
     GPU_LOWER = "gpu_lower"
     """Opt-in: cross-lowering of the GPU variants for CUDA (Triton), without a GPU."""
+    GPU = "gpu"
+    """Opt-in: the GPU variants compiled and run on a GPU, when one is present."""
 
 
 DEFAULT_MODES = (Mode.INTERPRET, Mode.TPU_SIM, Mode.TPU_LOWER)
@@ -31,4 +33,13 @@ def interpret_value(mode: Mode) -> Any:
         return pallas_compat.interpret("interpret")
     if mode is Mode.TPU_SIM:
         return pallas_compat.interpret("tpu_sim")
+    if mode is Mode.GPU:
+        import jax
+
+        if jax.default_backend() not in ("gpu", "cuda", "rocm"):
+            raise pallas_compat.UnsupportedFeatureError(
+                f"no GPU here (JAX's default backend is {jax.default_backend()}); "
+                "install jax[cuda12] on a machine with a GPU"
+            )
+        return False
     raise ValueError(f"{mode.value} does not execute kernels")

@@ -167,12 +167,17 @@ def run_case(case: Case, mode: Mode) -> dict[str, Any]:
         return tpu_compile(case)
     if mode is Mode.GPU_LOWER:
         return gpu_lower(case)
+    if mode is Mode.GPU and not case.gpu:
+        return {
+            "status": "n/a",
+            "detail": "a TPU-shaped kernel; the gpu mode runs the GPU variants",
+        }
     return execute(case, mode)
 
 
 def run_wrong(case: WrongCase, mode: Mode) -> dict[str, Any]:
     """Does this mode catch the bug? caught = a wrong result or an error; missed = passes."""
-    if mode in (Mode.TPU_COMPILE, Mode.GPU_LOWER):
+    if mode in (Mode.TPU_COMPILE, Mode.GPU_LOWER, Mode.GPU):
         return {"status": "n/a", "detail": "the wrong kernels are checked by the default modes"}
     if mode is Mode.TPU_LOWER:
         result = lower(case, True)

@@ -74,3 +74,12 @@ def test_tpu_compile_verdicts_per_chip() -> None:
 def test_gpu_variants_cross_lower_for_cuda(name: str) -> None:
     result = run_case(CASES[name], Mode.GPU_LOWER)
     assert result["status"] == "pass" and "triton" in result["detail"], result
+
+
+def test_gpu_mode_says_why_it_cannot_run_here() -> None:
+    result = run_case(CASES["gpu_add_pow2_blocks"], Mode.GPU)
+    if jax.default_backend() == "cpu":
+        assert result["status"] == "unavailable" and "no GPU here" in result["detail"]
+    else:
+        assert result["status"] == "pass", result
+    assert run_case(CASES["add2d_tiled"], Mode.GPU)["status"] == "n/a"
