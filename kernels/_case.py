@@ -55,7 +55,8 @@ class Case(Kernel):
     skip_modes: dict[str, str] = field(default_factory=dict)
     #: tpu_compile: chip -> does it fit, predicted from the hardware table (None: all fit).
     fits: dict[str, bool] | None = None
-    #: A GPU variant (power-of-two blocks, no cross-program accumulation): gpu_lower runs it.
+    #: A GPU variant (power-of-two blocks, no cross-program accumulation): gpu_lower runs it,
+    #: calling ``build(interpret, triton=True)``.
     gpu: bool = False
 
 

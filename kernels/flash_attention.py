@@ -15,6 +15,7 @@ from jax.test_util import check_grads
 
 import pallas_compat
 from kernels._case import MATMUL, Tolerance, case, f64, normal
+from kernels.transforms import NO_FLOAT64
 from pallas_compat import pl, pltpu
 
 BLOCK = 128
@@ -289,10 +290,7 @@ def flash_attention_check_grads_f32(interpret):
     inputs=lambda r: tuple(0.5 * x[:1] for x in qkv(r)),  # one head: check_grads is costly
     reference=lambda q, k, v: np.zeros(()),
     tolerance=CHECKED,
-    skip_modes={
-        "tpu_sim": "TPUs have no float64: the TPU simulator hands back float32 for float64 "
-        "scratch buffers (RuntimeError: Incorrect output dtype)"
-    },
+    skip_modes={"tpu_sim": NO_FLOAT64},
 )
 def flash_attention_check_grads_f64(interpret):
     return checked(interpret, "float64")

@@ -12,7 +12,13 @@ from jax import lax
 from kernels._case import MATMUL, case, f64, normal
 from kernels.advanced import SOFTMAX, softmax_kernel, softmax_ref
 from kernels.basics import add_kernel, sds
-from pallas_compat import pl
+from pallas_compat import pl, pltriton
+
+
+def triton_params(triton: bool) -> object:
+    """Name the Triton backend when the kernel goes to a GPU: since 0.9 a GPU pallas_call
+    without params lowers through Mosaic GPU instead; the TPU paths must not see them."""
+    return pltriton.CompilerParams(num_warps=4) if triton else None
 
 
 @case(
@@ -22,7 +28,7 @@ from pallas_compat import pl
     reference=lambda x, y: f64(x) + f64(y),
     gpu=True,
 )
-def gpu_add(interpret):
+def gpu_add(interpret, triton=False):
     spec = pl.BlockSpec((64, 128), lambda i, j: (i, j))
     return lambda x, y: pl.pallas_call(
         add_kernel,
@@ -30,11 +36,12 @@ def gpu_add(interpret):
         grid=(16, 2),
         in_specs=[spec, spec],
         out_specs=spec,
+        compiler_params=triton_params(triton),
         interpret=interpret,
     )(x, y)
 
 
-def matmul_k_loop(a, b, bm=64, bn=128, bk=128, interpret=True):
+def matmul_k_loop(a, b, bm=64, bn=128, bk=128, interpret=True, triton=False):
     m, k = a.shape
     n = b.shape[1]
 
@@ -56,6 +63,7 @@ def matmul_k_loop(a, b, bm=64, bn=128, bk=128, interpret=True):
             pl.BlockSpec((k, bn), lambda i, j: (0, j)),
         ],
         out_specs=pl.BlockSpec((bm, bn), lambda i, j: (i, j)),
+        compiler_params=triton_params(triton),
         interpret=interpret,
     )(a, b)
 
@@ -68,8 +76,8 @@ def matmul_k_loop(a, b, bm=64, bn=128, bk=128, interpret=True):
     tolerance=MATMUL,
     gpu=True,
 )
-def gpu_matmul(interpret):
-    return lambda a, b: matmul_k_loop(a, b, interpret=interpret)
+def gpu_matmul(interpret, triton=False):
+    return lambda a, b: matmul_k_loop(a, b, interpret=interpret, triton=triton)
 
 
 @case(
@@ -80,7 +88,7 @@ def gpu_matmul(interpret):
     tolerance=SOFTMAX,
     gpu=True,
 )
-def gpu_softmax(interpret):
+def gpu_softmax(interpret, triton=False):
     spec = pl.BlockSpec((16, 256), lambda i: (i, 0))
     return lambda x: pl.pallas_call(
         softmax_kernel,
@@ -88,5 +96,6 @@ def gpu_softmax(interpret):
         grid=(4,),
         in_specs=[spec],
         out_specs=spec,
+        compiler_params=triton_params(triton),
         interpret=interpret,
     )(x)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import inspect
@@ -9,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from pallas_compat._errors import unsupported
+from pallas_compat._errors import RefusedArgumentError, installed_jax, unsupported
 from pallas_compat._facade import facade
 from pallas_compat._facts import FEATURES_BY_KEY
 from pallas_compat._resolve import Resolution, resolve
@@ -88,9 +89,20 @@ def adapt_recorder(recorder: Callable[..., Any]) -> Callable[..., Any]:
 def tpu_params_class(native: type) -> type:
     """``pltpu.InterpretParams`` whose ``grid_point_recorder`` may use either protocol."""
 
+    known = (
+        {f.name for f in dataclasses.fields(native)} if dataclasses.is_dataclass(native) else None
+    )
+
     def convert(
         args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        unknown = sorted(set(kwargs) - known) if known is not None else []
+        if unknown:
+            raise RefusedArgumentError(
+                f"InterpretParams({unknown[0]}=...) is not known to the TPU simulator of JAX "
+                f"{installed_jax()}, and without it the run would not do what was asked; "
+                "upgrade JAX or leave it out"
+            )
         recorder = kwargs.get("grid_point_recorder")
         if recorder is not None and not getattr(recorder, "__pallas_compat_adapted__", False):
             kwargs = {**kwargs, "grid_point_recorder": adapt_recorder(recorder)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -42,10 +43,17 @@ def target_device(platform: str, chip: str | None) -> Iterator[None]:
     from jax._src.mesh import AbstractDevice, AbstractMesh
 
     kind = DEVICE_KINDS[chip] if platform == "tpu" else chip
-    device = AbstractDevice(
-        device_kind=kind, num_cores=1 if platform == "tpu" else None, platform=platform
-    )
-    with use(AbstractMesh((1,), ("x",), abstract_device=device)):
+    fields = inspect.signature(AbstractDevice).parameters
+    device_args: dict[str, Any] = {
+        "device_kind": kind,
+        "num_cores": 1 if platform == "tpu" else None,
+    }
+    if "platform" in fields:  # 0.10 on; 0.7-0.9 abstract devices are TPUs only
+        device_args["platform"] = platform
+    elif platform != "tpu":
+        yield
+        return
+    with use(AbstractMesh((1,), ("x",), abstract_device=AbstractDevice(**device_args))):
         yield
 
 

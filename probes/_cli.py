@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -47,6 +48,12 @@ def _parser() -> argparse.ArgumentParser:
         help="keep XLA's default optimization level (slower; by default the probes "
         "compile with --xla_backend_optimization_level=0)",
     )
+    parser.add_argument(
+        "--clean-imports",
+        type=Path,
+        help="JSON from `python -m probes.imports` in a fresh environment, before missing "
+        "packages were installed: recorded as environment.undeclared_dependencies",
+    )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
     return parser
 
@@ -74,13 +81,31 @@ def _check_out(path: Path | None) -> None:
         raise UsageError(f"--out {path}: folder {path.parent} is not writable")
 
 
+def _clean_imports(path: Path | None) -> dict | None:
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise UsageError(f"--clean-imports {path}: cannot read it ({exc})") from None
+    if not isinstance(data, dict) or not {"errors", "undeclared", "install"} <= set(data):
+        raise UsageError(f"--clean-imports {path}: not the output of `python -m probes.imports`")
+    return data
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("report", "diff"):
+        from probes._report_cli import main as report_main
+
+        return report_main(argv[0], argv[1:])
     args = _parser().parse_args(argv)
     try:
         groups = _selected_groups(args.groups)
         _check_out(args.out)
         if args.jobs < 1:
             raise UsageError(f"--jobs {args.jobs}: must be at least 1")
+        clean = _clean_imports(args.clean_imports)
     except UsageError as exc:
         print(f"python -m probes: error: {exc}", file=sys.stderr)
         return 2
@@ -104,6 +129,9 @@ def main(argv: list[str] | None = None) -> int:
         on_done=progress,
     )
     snapshot = assemble(results, time.perf_counter() - started)
+    if clean is not None:
+        snapshot["environment"]["undeclared_dependencies"] = clean["undeclared"]
+        snapshot["environment"]["clean_venv_import_errors"] = clean["errors"]
     text = dumps(snapshot)
     if args.out is None:
         sys.stdout.write(text)

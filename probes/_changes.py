@@ -1,0 +1,174 @@
+"""What changed between releases, computed from snapshots: the report's content, unrendered."""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from packaging.version import Version
+
+from pallas_compat._facts import ALIASES, FEATURES, Location, release_ranges
+from probes._load import Snapshot
+
+PRESENT = ("present", "deprecated")
+
+
+@dataclass(frozen=True)
+class NameEvent:
+    module: str
+    name: str
+    release: str
+    change: str  # added, deprecated, removed, re-added
+    message: str | None
+
+    @property
+    def spelling(self) -> str:
+        return Location(self.module, self.name).spelling
+
+    @property
+    def anchor(self) -> str:
+        return "name-" + self.spelling.replace(".", "-").replace("_", "-").lower()
+
+
+def state(snapshot: Snapshot, module: str, name: str) -> tuple[str, str | None]:
+    entry = snapshot.data["modules"].get(module, {}).get("names", {}).get(name)
+    if entry is None:
+        return "absent", None
+    return entry.get("status", "present"), entry.get("message")
+
+
+def all_names(snapshots: list[Snapshot]) -> list[tuple[str, str]]:
+    names = set()
+    for snap in snapshots:
+        for module, record in snap.data["modules"].items():
+            for name in record.get("names", {}):
+                if not name.startswith("_"):
+                    names.add((module, name))
+    return sorted(names)
+
+
+def timeline(snapshots: list[Snapshot]) -> list[NameEvent]:
+    """Every public name's added / deprecated / removed / re-added, release by release."""
+    events = []
+    for module, name in all_names(snapshots):
+        previous, ever = "absent", False
+        for index, snap in enumerate(snapshots):
+            current, message = state(snap, module, name)
+            change = None
+            if current in PRESENT and previous not in PRESENT:
+                change = "re-added" if ever else ("added" if index else None)
+                if change and current == "deprecated":
+                    change += ", deprecated"
+            elif current == "deprecated" and previous == "present":
+                change = "deprecated"
+            elif current not in PRESENT and previous in PRESENT:
+                change = "removed"
+            if change:
+                events.append(NameEvent(module, name, snap.release, change, message))
+            ever = ever or current in PRESENT
+            previous = current
+    return sorted(events, key=lambda e: (e.module, e.name, Version(e.release)))
+
+
+@dataclass(frozen=True)
+class ShapeChange:
+    module: str
+    name: str
+    before: str
+    after: str
+    what: str  # signature, fields
+    old: Any
+    new: Any
+
+
+def shape_changes(snapshots: list[Snapshot]) -> list[ShapeChange]:
+    """Signature and dataclass-field changes between adjacent releases."""
+    changes = []
+    for old, new in itertools.pairwise(snapshots):
+        for module, name in all_names([old, new]):
+            a = old.data["modules"].get(module, {}).get("names", {}).get(name) or {}
+            b = new.data["modules"].get(module, {}).get("names", {}).get(name) or {}
+            for what in ("signature", "fields"):
+                if what in a and what in b and a[what] != b[what]:
+                    changes.append(
+                        ShapeChange(module, name, old.release, new.release, what, a[what], b[what])
+                    )
+    return changes
+
+
+def describe_params(params: Any) -> str:
+    """``name=default`` list for people."""
+    if not isinstance(params, list):
+        return json.dumps(params)
+    parts = []
+    for p in params:
+        text = p.get("name", "?")
+        if "default" in p:
+            text += f"={p['default']}"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class BehaviourChange:
+    key: str
+    before: str
+    after: str
+    diff: str
+
+
+def pretty(value: Any) -> list[str]:
+    return json.dumps(value, indent=1, sort_keys=True).splitlines(keepends=True)
+
+
+def behaviour_changes(snapshots: list[Snapshot]) -> list[BehaviourChange]:
+    changes = []
+    for old, new in itertools.pairwise(snapshots):
+        keys = sorted(set(old.data["behaviours"]) | set(new.data["behaviours"]))
+        for key in keys:
+            a, b = old.data["behaviours"].get(key), new.data["behaviours"].get(key)
+            if a != b:
+                diff = "".join(
+                    difflib.unified_diff(
+                        pretty(a), pretty(b), f"JAX {old.release}", f"JAX {new.release}", n=2
+                    )
+                )
+                changes.append(BehaviourChange(key, old.release, new.release, diff))
+    return changes
+
+
+def import_failures(snapshots: list[Snapshot]) -> list[tuple[str, str, str]]:
+    """(release, module, error) for Pallas modules that did not import."""
+    rows = []
+    for snap in snapshots:
+        for module, record in sorted(snap.data["modules"].items()):
+            if record.get("imports") is False:
+                error = record.get("error", {})
+                rows.append(
+                    (snap.release, module, f"{error.get('type', '?')}: {error.get('message', '')}")
+                )
+    return rows
+
+
+def compat_note(module: str, name: str) -> tuple[str, str]:
+    """(what to write instead, what pallas_compat does about it) for one public name."""
+    loc = f"{module}:{name}"
+    for feature in FEATURES:
+        if any(f"{place.module}:{place.attr}" == loc for place in feature.locations):
+            does = "served by the shim namespaces and patch()"
+            if feature.renamed or feature.key in ("load", "store"):
+                does += "; `pallas-compat migrate` rewrites it"
+            return feature.hint, does
+    entry = release_ranges()["names"].get(loc)
+    if entry and entry.get("moved_to"):
+        return entry["message"] or "", "`pallas-compat migrate` follows the move"
+    if entry and entry.get("message"):
+        return entry["message"], "`pallas-compat doctor` flags it with this message"
+    return "", "`pallas-compat doctor` flags uses on releases that lack it"
+
+
+def alias(module: str) -> str:
+    return ALIASES.get(module, module)

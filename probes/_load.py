@@ -1,0 +1,90 @@
+"""Read snapshots (and kernel results) for the report: validated, one per release, in order."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packaging.version import InvalidVersion, Version
+
+from probes import SCHEMA
+
+KERNELS_SCHEMA = "pallas-compat/kernels/1"
+
+
+class InputError(Exception):
+    """A file the report cannot use: one line naming the file."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    path: Path
+    release: str
+    data: dict[str, Any]
+
+    @property
+    def version(self) -> Version:
+        return Version(self.release)
+
+
+def read_json(path: Path) -> Any:
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+
+
+def load_snapshot(path: Path) -> Snapshot:
+    data = read_json(path)
+    schema = data.get("schema") if isinstance(data, dict) else None
+    if schema != SCHEMA:
+        raise InputError(
+            f"{path}: not a snapshot of schema {SCHEMA} (found {schema!r}); "
+            "take it again with `python -m probes`"
+        )
+    release = data.get("environment", {}).get("versions", {}).get("jax")
+    try:
+        Version(str(release))
+    except InvalidVersion:
+        raise InputError(f"{path}: the snapshot names no JAX release ({release!r})") from None
+    for key in ("modules", "features", "behaviours"):
+        if not isinstance(data.get(key), dict):
+            raise InputError(f"{path}: snapshot is truncated (no {key!r} section)")
+    return Snapshot(path, str(release), data)
+
+
+def load_snapshots(folder: Path) -> list[Snapshot]:
+    """Every ``*.json`` snapshot in ``folder``, oldest release first."""
+    if not folder.is_dir():
+        raise InputError(f"{folder}: no such folder")
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        raise InputError(f"{folder}: no snapshots (*.json) in it; run `nox -s probe` first")
+    snapshots = [load_snapshot(path) for path in files]
+    seen: dict[str, Path] = {}
+    for snap in snapshots:
+        if snap.release in seen:
+            raise InputError(
+                f"{snap.path}: a second snapshot of JAX {snap.release} (the first is {seen[snap.release]})"
+            )
+        seen[snap.release] = snap.path
+    return sorted(snapshots, key=lambda s: s.version)
+
+
+def load_kernel_results(folder: Path | None) -> dict[str, dict[str, Any]]:
+    """release -> results document, from ``python -m kernels --out`` files (may be absent)."""
+    if folder is None or not folder.is_dir():
+        return {}
+    found: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.glob("jax-*.json")):
+        data = read_json(path)
+        if not isinstance(data, dict) or data.get("schema") != KERNELS_SCHEMA:
+            raise InputError(f"{path}: not kernel results of schema {KERNELS_SCHEMA}")
+        found[str(data["jax"])] = data
+    return found
