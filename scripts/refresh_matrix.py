@@ -24,7 +24,9 @@ INDEX = "https://pypi.org/simple/jax/"
 
 def releases(oldest: Version) -> dict[str, str | None]:
     """version -> Requires-Python of its wheel, for every non-yanked release >= oldest."""
-    request = urllib.request.Request(INDEX, headers={"Accept": "application/vnd.pypi.simple.v1+json"})
+    request = urllib.request.Request(
+        INDEX, headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         files = json.load(response)["files"]
     found: dict[str, str | None] = {}
