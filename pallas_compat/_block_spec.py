@@ -12,8 +12,8 @@ from typing import Any
 
 from pallas_compat._errors import RefusedArgumentError, installed_jax
 from pallas_compat._facade import facade
-from pallas_compat._facts import PL, Location
-from pallas_compat._resolve import find
+from pallas_compat._facts import PL
+from pallas_compat._resolve import native
 from pallas_compat._warnings import warn_once
 
 
@@ -47,20 +47,15 @@ blocked = BlockedMode()
 squeezed = Squeezed()
 
 
-def native(name: str) -> Any:
-    state, obj = find(Location(PL, name))
-    return obj if state in ("present", "deprecated") else None
-
-
 def block_spec_class() -> type:
     """A BlockSpec facade: takes either argument order and every indexing spelling."""
-    cls = native("BlockSpec")
+    cls = native(PL, "BlockSpec")
     fields = [f.name for f in dataclasses.fields(cls)]
     shape_first = fields[0] == "block_shape"
     has_mode = "indexing_mode" in fields
-    native_unblocked = native("Unblocked")
-    native_element = native("Element")
-    native_squeezed = native("Squeezed")
+    native_unblocked = native(PL, "Unblocked")
+    native_element = native(PL, "Element")
+    native_squeezed = native(PL, "Squeezed")
 
     def reorder(args: tuple[Any, ...]) -> tuple[Any, ...]:
         mixed = len(args) >= 2 and callable(args[0]) != callable(args[1])

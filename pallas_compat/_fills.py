@@ -16,19 +16,13 @@ from typing import Any
 from pallas_compat._errors import missing
 from pallas_compat._facts import FEATURES_BY_KEY, MOSAIC_GPU, PL, TPU, TRITON, Location
 from pallas_compat._namespace import Fill
-from pallas_compat._resolve import Resolution, find, resolve
+from pallas_compat._resolve import Resolution, find, native, resolve
 from pallas_compat._warnings import warn_once
 
 
 def shim(module: str) -> ModuleType:
     """A shim module, imported when the first fill that needs it is built (keeps import cheap)."""
     return importlib.import_module(f"pallas_compat.{module}")
-
-
-def native(module: str, name: str) -> Any:
-    """The public object ``module.name`` if the installed JAX has it (deprecated counts)."""
-    state, obj = find(Location(module, name))
-    return obj if state in ("present", "deprecated") else None
 
 
 def backfilled(spelling: str, obj: Any, modern: str) -> Any:

@@ -12,6 +12,7 @@ from libcst.metadata import QualifiedNameProvider
 from pallas_compat._facts import (
     ALIASES,
     CALL_FORMS,
+    FEATURES_BY_KEY,
     GPU_LEGACY,
     PL,
     TRITON,
@@ -323,8 +324,6 @@ class Migrator(cst.CSTTransformer):
         return cst.Call(func, fields), cost
 
     def replacement_params(self, backend: str) -> Location | None:
-        from pallas_compat._facts import FEATURES_BY_KEY
-
         return self.replacement(FEATURES_BY_KEY[PARAMS_FEATURE[backend]])
 
 

@@ -85,6 +85,12 @@ def find(loc: Location) -> tuple[str, Any]:
     return "absent", _MISSING
 
 
+def native(module: str, name: str) -> Any:
+    """The public object ``module.name`` if the installed JAX has it (deprecated counts)."""
+    state, obj = find(Location(module, name))
+    return obj if state in ("present", "deprecated") else None
+
+
 def resolve(feature: Feature) -> Resolved:
     """Prefer the newest location; fall back to older, then deprecated, then private ones."""
     deprecated: Resolved | None = None

@@ -6,6 +6,8 @@ import html
 from dataclasses import dataclass, field
 from typing import Any
 
+from packaging.version import Version
+
 from probes import _changes
 from probes._load import Snapshot
 
@@ -196,7 +198,7 @@ def imports(snapshots: list[Snapshot], undeclared: dict[str, list[str]]) -> Sect
 
 
 def kernels(kernel_results: dict[str, dict[str, Any]]) -> Section:
-    releases = sorted(kernel_results, key=lambda r: _changes_version(r))
+    releases = sorted(kernel_results, key=Version)
     modes: list[str] = []
     by_kernel: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
     for release in releases:
@@ -226,12 +228,6 @@ def kernels(kernel_results: dict[str, dict[str, Any]]) -> Section:
         "float64. Interpreter timings are not kernel speed and are not shown.",
         [Table(headers, rows)] if rows else [],
     )
-
-
-def _changes_version(release: str) -> Any:
-    from packaging.version import Version
-
-    return Version(release)
 
 
 def skipped(missing: dict[str, str]) -> Section:
