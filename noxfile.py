@@ -9,6 +9,7 @@ release, newest). Probe and kernel sessions may run in parallel: ``nox -j 2``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -44,24 +45,36 @@ def per_release(releases: tuple[str, ...]) -> list[nox.param]:
     return [nox.param(MATRIX.python_for(r), r, id=f"jax='{r}'") for r in releases]
 
 
-def clean_imports(session: nox.Session) -> dict:
-    """``python -m probes.imports`` as it was in this venv when it was fresh (kept in the venv:
-    a reused venv already has the missing packages, and the finding must not get lost)."""
-    marker = Path(session.virtualenv.location) / "pallas-compat-clean-imports.json"
-    if marker.exists():
-        return json.loads(marker.read_text())
-    output = session.run("python", "-m", "probes.imports", silent=True)
-    report = json.loads(output.strip().splitlines()[-1])
-    if report["undeclared"]:
-        session.log(f"this JAX imports {', '.join(report['undeclared'])} without declaring it")
-        session.install(*report["install"])
-    marker.write_text(json.dumps(report))
-    return report
+def imports_marker(session: nox.Session) -> Path:
+    """What importing Pallas did in this venv while it was fresh. Kept in the venv: a reused
+    venv already has the missing packages, and the finding must not get lost."""
+    return Path(session.virtualenv.location) / "pallas-compat-clean-imports.json"
 
 
-def install_jax(session: nox.Session, jax: str, extra: str = "") -> None:
-    """The project editable (so a reused venv never runs a stale copy) plus one exact JAX."""
-    session.install("-e", ".[test]", f"jax{extra}=={jax}", f"jaxlib=={jax}")
+def undeclared(marker: Path) -> list[str]:
+    """The packages to install for what JAX imports without declaring it (none if unchecked)."""
+    return json.loads(marker.read_text())["install"] if marker.exists() else []
+
+
+def install_jax(
+    session: nox.Session, jax: str, extra: str = "", also: list[str] | None = None
+) -> None:
+    """The project editable (so a reused venv never runs a stale copy) plus one exact JAX.
+
+    uv rebuilds an editable project on every call (a second per session); a reused venv
+    skips the install while the requirements and pyproject.toml are those it was made with."""
+    requirements = ["-e", ".[test]", f"jax{extra}=={jax}", f"jaxlib=={jax}", *(also or [])]
+    stamp = Path(session.virtualenv.location) / "pallas-compat-install.sha256"
+    pyproject = (ROOT / "pyproject.toml").read_bytes()
+    wanted = hashlib.sha256(json.dumps(requirements).encode() + pyproject).hexdigest()
+    if stamp.is_file() and stamp.read_text() == wanted:
+        session.log(f"jax=={jax} and the project are installed (pyproject.toml unchanged)")
+        return
+    stamp.unlink(missing_ok=True)
+    session.install(*requirements)
+    # run_install, like install, is skipped by `nox --no-install`: no stamp without an install.
+    write = "import pathlib, sys; pathlib.Path(sys.argv[1]).write_text(sys.argv[2])"
+    session.run_install("python", "-c", write, str(stamp), wanted, silent=True)
 
 
 @nox.session(tags=["tests"])
@@ -77,27 +90,34 @@ def tests(session: nox.Session, jax: str) -> None:
 def probe(session: nox.Session, jax: str) -> None:
     """One snapshot of the installed JAX's Pallas surface: reports/snapshots/jax-X.json.
 
-    First the Pallas modules are imported in the fresh environment: a module that needs
-    something JAX does not declare is a finding, recorded in the snapshot; the missing
-    packages are then installed so that the probes can run."""
-    install_jax(session, jax)
-    report = clean_imports(session)
-    extra = []
-    if report["undeclared"]:
-        note = session.create_tmp() + "/clean-imports.json"
-        Path(note).write_text(json.dumps(report))
-        extra = ["--clean-imports", note]
+    In a fresh venv the probes first import the Pallas modules: a module that needs something
+    JAX does not declare is a finding, recorded in the snapshot; the probes stop (exit 3), the
+    missing packages are installed, and the probes run again."""
+    marker = imports_marker(session)
+    fresh = not marker.exists()
+    install_jax(session, jax, also=undeclared(marker))
     SNAPSHOTS.mkdir(parents=True, exist_ok=True)
-    out = SNAPSHOTS / f"jax-{jax}.json"
-    session.run("python", "-m", "probes", "--out", str(out), *extra, *session.posargs)
+    cache = Path(session.virtualenv.location) / "jax-compilation-cache"
+    run = ["python", "-m", "probes", "--out", str(SNAPSHOTS / f"jax-{jax}.json")]
+    run += ["--compilation-cache", str(cache), *session.posargs]
+    if fresh:
+        session.run(*run, "--check-imports", str(marker), success_codes=[0, 3])
+        if not undeclared(marker):
+            return
+        install_jax(session, jax, also=undeclared(marker))
+    session.run(*run, *(["--clean-imports", str(marker)] if undeclared(marker) else []))
 
 
 @nox.session(tags=["kernels"], allow_parallel=True)
 @nox.parametrize("python,jax", per_release(RELEASES))
 def kernels(session: nox.Session, jax: str) -> None:
     """The chapter's kernels under the default modes: reports/kernels/jax-X.json."""
-    install_jax(session, jax)
-    clean_imports(session)
+    marker = imports_marker(session)
+    install_jax(session, jax, also=undeclared(marker))
+    if not marker.exists():  # fresh: find what JAX imports without declaring it
+        found = session.run("python", "-m", "probes.imports", silent=True)
+        marker.write_text(found.strip().splitlines()[-1])
+        install_jax(session, jax, also=undeclared(marker))
     KERNELS.mkdir(parents=True, exist_ok=True)
     session.run(
         "python", "-m", "kernels", "--out", str(KERNELS / f"jax-{jax}.json"), *session.posargs

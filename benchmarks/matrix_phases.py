@@ -1,7 +1,7 @@
 """The main job's cost: the warm probe phase serial vs ``nox -j 2``, the report, and the cold
 cost of one release against the bare ``uv pip install`` of that release (the physical floor).
 
-    python benchmarks/matrix_phases.py [--release 0.12.0.1] [--skip-cold]
+    python benchmarks/matrix_phases.py [--release 0.12.0.1] [--skip-cold | --skip-warm]
 
 Run from the repository root with nox and uv on PATH, after one ``nox`` (warm venvs).
 Targets (issue 5): warm probes of the default matrix plus the report under 2 minutes; a cold
@@ -53,14 +53,7 @@ def cold(release: str) -> tuple[float, float, float]:
     return bare, session, snapshot["volatile"]["wall_s"]
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--release", default="0.12.0.1")
-    parser.add_argument("--skip-cold", action="store_true")
-    args = parser.parse_args()
-    for tool in ("nox", "uv"):
-        if shutil.which(tool) is None:
-            parser.error(f"{tool} is not on PATH")
+def warm() -> None:
     serial = timed("nox", "-s", "probe")
     parallel = timed("nox", "-j", "2", "-s", "probe")
     report = timed("nox", "-s", "report")
@@ -71,6 +64,20 @@ def main() -> int:
     print(
         f"warm probes + report         {best:7.1f} s   {'ok' if best < 120 else 'over'} (target < 120 s)"
     )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--release", default="0.12.0.1")
+    skip = parser.add_mutually_exclusive_group()
+    skip.add_argument("--skip-cold", action="store_true")
+    skip.add_argument("--skip-warm", action="store_true")
+    args = parser.parse_args()
+    for tool in ("nox", "uv"):
+        if shutil.which(tool) is None:
+            parser.error(f"{tool} is not on PATH")
+    if not args.skip_warm:
+        warm()
     if not args.skip_cold:
         bare, session, probe = cold(args.release)
         overhead = session - probe - bare

@@ -141,7 +141,8 @@ def behaviour_changes(snapshots: list[Snapshot]) -> list[BehaviourChange]:
 
 
 def import_failures(snapshots: list[Snapshot]) -> list[tuple[str, str, str]]:
-    """(release, module, error) for Pallas modules that did not import."""
+    """(release, module, error) for Pallas modules that did not import: as probed, then in the
+    fresh environment, before what JAX imports without declaring it was installed."""
     rows = []
     for snap in snapshots:
         for module, record in sorted(snap.data["modules"].items()):
@@ -150,6 +151,8 @@ def import_failures(snapshots: list[Snapshot]) -> list[tuple[str, str, str]]:
                 rows.append(
                     (snap.release, module, f"{error.get('type', '?')}: {error.get('message', '')}")
                 )
+        fresh = snap.data["environment"].get("clean_venv_import_errors", {})
+        rows += [(snap.release, module, f"fresh venv: {error}") for module, error in fresh.items()]
     return rows
 
 

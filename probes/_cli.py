@@ -12,6 +12,10 @@ from pathlib import Path
 from probes._groups import GROUPS, GROUPS_BY_NAME
 from probes._runner import GroupResult, Launcher, run_groups
 from probes._snapshot import assemble, dumps, write_atomic
+from probes.imports import check_forked
+
+#: Exit status of --check-imports when JAX imports packages it does not declare.
+UNDECLARED_DEPENDENCIES = 3
 
 
 class UsageError(Exception):
@@ -49,10 +53,28 @@ def _parser() -> argparse.ArgumentParser:
         "compile with --xla_backend_optimization_level=0)",
     )
     parser.add_argument(
+        "--compilation-cache",
+        type=Path,
+        metavar="DIR",
+        help="keep JAX's persistent compilation cache here, so that a re-run against the "
+        "same JAX compiles less (the snapshot does not change; use one folder per JAX)",
+    )
+    imports = parser.add_mutually_exclusive_group()
+    imports.add_argument(
+        "--check-imports",
+        type=Path,
+        metavar="FILE",
+        help="this environment is fresh: first import every public Pallas module and write "
+        "what failed to FILE; when JAX imports packages it does not declare, stop with exit "
+        "status 3 so that they can be installed before a run with --clean-imports FILE",
+    )
+    imports.add_argument(
         "--clean-imports",
         type=Path,
-        help="JSON from `python -m probes.imports` in a fresh environment, before missing "
-        "packages were installed: recorded as environment.undeclared_dependencies",
+        metavar="FILE",
+        help="JSON from --check-imports or `python -m probes.imports` in a fresh environment, "
+        "before missing packages were installed: recorded as "
+        "environment.undeclared_dependencies",
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
     return parser
@@ -70,15 +92,28 @@ def _selected_groups(text: str | None) -> list:
     return [GROUPS_BY_NAME[name] for name in names]
 
 
-def _check_out(path: Path | None) -> None:
+def _check_out(path: Path | None, option: str = "--out") -> None:
     if path is None:
         return
     if path.is_dir():
-        raise UsageError(f"--out {path}: is a directory; give a file name")
+        raise UsageError(f"{option} {path}: is a directory; give a file name")
     if not path.parent.is_dir():
-        raise UsageError(f"--out {path}: folder {path.parent} does not exist")
+        raise UsageError(f"{option} {path}: folder {path.parent} does not exist")
     if not os.access(path.parent, os.W_OK):
-        raise UsageError(f"--out {path}: folder {path.parent} is not writable")
+        raise UsageError(f"{option} {path}: folder {path.parent} is not writable")
+
+
+def _check_cache(path: Path | None) -> None:
+    if path is None:
+        return
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise UsageError(f"--compilation-cache {path}: is not a folder") from None
+    except OSError as exc:
+        raise UsageError(f"--compilation-cache {path}: cannot create it ({exc.strerror})") from None
+    if not os.access(path, os.W_OK):
+        raise UsageError(f"--compilation-cache {path}: folder is not writable")
 
 
 def _clean_imports(path: Path | None) -> dict | None:
@@ -103,8 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         groups = _selected_groups(args.groups)
         _check_out(args.out)
+        _check_out(args.check_imports, "--check-imports")
         if args.jobs < 1:
             raise UsageError(f"--jobs {args.jobs}: must be at least 1")
+        _check_cache(args.compilation_cache)
         clean = _clean_imports(args.clean_imports)
     except UsageError as exc:
         print(f"python -m probes: error: {exc}", file=sys.stderr)
@@ -122,12 +159,23 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     started = time.perf_counter()
-    results = run_groups(
-        groups,
-        args.jobs,
-        Launcher(args.isolation, fast_compile=not args.xla_optimize),
-        on_done=progress,
+    launcher = Launcher(
+        args.isolation, fast_compile=not args.xla_optimize, compilation_cache=args.compilation_cache
     )
+    if args.check_imports is not None:
+        checking = time.perf_counter()
+        found = check_forked()
+        write_atomic(args.check_imports, json.dumps(found, sort_keys=True))
+        if found["undeclared"]:
+            print(
+                f"python -m probes: JAX imports {', '.join(found['undeclared'])} without "
+                f"declaring it; install {' '.join(found['install'])}, then run again with "
+                f"--clean-imports {args.check_imports}",
+                file=sys.stderr,
+            )
+            return UNDECLARED_DEPENDENCIES
+        started += time.perf_counter() - checking  # the check is not probe time
+    results = run_groups(groups, args.jobs, launcher, on_done=progress)
     snapshot = assemble(results, time.perf_counter() - started)
     if clean is not None:
         snapshot["environment"]["undeclared_dependencies"] = clean["undeclared"]

@@ -186,8 +186,9 @@ def imports(snapshots: list[Snapshot], undeclared: dict[str, list[str]]) -> Sect
     ]
     rows += [
         [Cell(release), Cell("(undeclared dependency)"), Cell(", ".join(names), "warn")]
-        for release, names in sorted(undeclared.items())
+        for release, names in undeclared.items()
     ]
+    rows.sort(key=lambda row: Version(row[0].text))  # stable: per release, in the order above
     return Section(
         "Import failures and undeclared dependencies",
         "imports",

@@ -36,9 +36,15 @@ def take_snapshot(out: Path, *extra: str) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def snapshot_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def compilation_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """JAX's persistent compilation cache of the session snapshot (filled by that run)."""
+    return tmp_path_factory.mktemp("jax-compilation-cache")
+
+
+@pytest.fixture(scope="session")
+def snapshot_path(tmp_path_factory: pytest.TempPathFactory, compilation_cache: Path) -> Path:
     path = tmp_path_factory.mktemp("snapshot") / "snapshot.json"
-    take_snapshot(path)
+    take_snapshot(path, "--compilation-cache", str(compilation_cache))
     return path
 
 

@@ -35,6 +35,14 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], says: str) -> None:
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
+def test_compilation_cache_naming_a_file_is_refused(tmp_path: Path) -> None:
+    file = tmp_path / "cache"
+    file.write_text("not a folder")
+    done = run("--compilation-cache", str(file), "--groups", "surface")
+    assert done.returncode == 2 and "is not a folder" in done.stderr
+    assert file.read_text() == "not a folder"
+
+
 def test_out_naming_a_folder_is_refused(tmp_path: Path) -> None:
     done = run("--out", str(tmp_path))
     assert done.returncode == 2 and "is a directory" in done.stderr
@@ -52,3 +60,53 @@ def test_one_group_to_a_file_and_to_stdout(tmp_path: Path) -> None:
     to_stdout = run("--groups", "surface", "--quiet")
     assert to_stdout.returncode == 0 and to_stdout.stderr == ""
     assert json.loads(to_stdout.stdout)["modules"] == snap["modules"]
+
+
+#: Runs the CLI with ``jax.experimental.pallas.triton`` needing a package nobody installed,
+#: as some JAX releases need absl without declaring it.
+UNDECLARED = """
+import sys
+
+class NeedsUndeclared:
+    def find_spec(self, name, path=None, target=None):
+        if name == "jax.experimental.pallas.triton":
+            raise ModuleNotFoundError("No module named 'not_declared'", name="not_declared")
+
+sys.meta_path.insert(0, NeedsUndeclared())
+from probes._cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_check_imports_stops_with_3_then_clean_imports_records_the_finding(
+    tmp_path: Path,
+) -> None:
+    marker, out = tmp_path / "imports.json", tmp_path / "snap.json"
+    args = ["--groups", "surface", "--quiet", "--out", str(out)]
+    first = subprocess.run(
+        [sys.executable, "-c", UNDECLARED, *args, "--check-imports", str(marker)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert first.returncode == 3, first.stderr
+    assert "imports not_declared without declaring it; install not_declared" in first.stderr
+    assert not out.exists()
+    found = json.loads(marker.read_text())
+    assert found["undeclared"] == ["not_declared"]
+    assert "not_declared" in found["errors"]["jax.experimental.pallas.triton"]
+
+    second = run(*args, "--clean-imports", str(marker))
+    assert second.returncode == 0, second.stderr
+    environment = json.loads(out.read_text())["environment"]
+    assert environment["undeclared_dependencies"] == ["not_declared"]
+    assert "jax.experimental.pallas.triton" in environment["clean_venv_import_errors"]
+
+
+def test_check_imports_in_a_complete_environment_goes_on_to_probe(tmp_path: Path) -> None:
+    marker, out = tmp_path / "imports.json", tmp_path / "snap.json"
+    done = run("--groups", "surface", "--out", str(out), "--check-imports", str(marker))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(marker.read_text())["undeclared"] == []
+    assert "undeclared_dependencies" not in json.loads(out.read_text())["environment"]

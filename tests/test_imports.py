@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from probes.imports import check
+from probes.imports import check, check_forked
 
 
 def test_clean_environment_has_nothing_undeclared() -> None:
@@ -32,3 +32,16 @@ def test_a_missing_third_party_package_is_reported(monkeypatch) -> None:
 def test_module_entry_point_prints_one_json_line() -> None:
     out = subprocess.run([sys.executable, "-m", "probes.imports"], capture_output=True, text=True)
     assert out.returncode == 0 and json.loads(out.stdout.splitlines()[-1])["undeclared"] == []
+
+
+def test_the_forked_check_agrees_and_leaves_this_process_alone() -> None:
+    before = set(sys.modules)
+    assert check_forked() == json.loads(json.dumps(check_in_subprocess()))
+    assert set(sys.modules) == before
+
+
+def check_in_subprocess() -> dict:
+    out = subprocess.run(
+        [sys.executable, "-m", "probes.imports"], capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout.splitlines()[-1])

@@ -43,6 +43,22 @@ def test_report_shows_the_drift_the_probes_found(three: Path, tmp_path: Path) ->
     assert "Kernels x mode x release" in md and "flash_attention_backward_causal" in md
 
 
+def test_undeclared_dependencies_in_release_order(tmp_path: Path) -> None:
+    """0.10.2 sorts before 0.5.3 as a string; the table must follow the releases."""
+    folder = tmp_path / "snapshots"
+    folder.mkdir()
+    for release in ("0.5.3", "0.10.2", "0.12.0.1"):
+        shutil.copy(SNAPSHOTS / f"jax-{release}.json", folder)
+    assert main(["report", str(folder), "--out", str(tmp_path)]) == 0
+    md = (tmp_path / "api-diff.md").read_text()
+    imports = md[md.index('<a id="imports">') : md.index('<a id="kernels">')]
+    undeclared = re.findall(r"^\| (\S+) \| \(undeclared dependency\) \| absl", imports, re.M)
+    assert undeclared == ["0.5.3", "0.10.2"]
+    assert "| 0.5.3 | jax.experimental.pallas.tpu | fresh venv: ModuleNotFoundError" in imports
+    releases = re.findall(r"^\| (\d\S*) \|", imports, re.M)
+    assert releases == sorted(releases, key=lambda r: tuple(map(int, r.split("."))))
+
+
 def test_recorded_strings_are_escaped(three: Path, tmp_path: Path) -> None:
     path = three / "jax-0.6.2.json"
     data = json.loads(path.read_text())

@@ -53,7 +53,12 @@ def test_unavailable_features_are_data_not_failures(snapshot: dict[str, Any]) ->
             assert value["unavailable"].endswith("is not available"), key
 
 
-def test_two_runs_are_byte_identical_minus_volatile(snapshot_path: Path, tmp_path: Path) -> None:
-    second = take_snapshot(tmp_path / "again.json")
+def test_a_rerun_from_the_warm_compilation_cache_is_byte_identical_minus_volatile(
+    snapshot_path: Path, compilation_cache: Path, tmp_path: Path
+) -> None:
+    """Determinism, and the cache nox keeps per venv changes no fact."""
+    cached = [path for path in compilation_cache.rglob("*") if path.is_file()]
+    assert len(cached) > 20, "the first run filled no compilation cache"
+    second = take_snapshot(tmp_path / "again.json", "--compilation-cache", str(compilation_cache))
     first = json.loads(snapshot_path.read_text())
     assert dumps(stable_part(first)) == dumps(stable_part(second))
