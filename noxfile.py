@@ -124,7 +124,7 @@ def kernels(session: nox.Session, jax: str) -> None:
     )
 
 
-@nox.session(python="3.12", tags=["report"])
+@nox.session(tags=["report"])
 def report(session: nox.Session) -> None:
     """reports/api-diff.md and .html from the snapshots and kernel results (no JAX needed)."""
     session.install("--no-deps", "-e", ".")
@@ -132,7 +132,7 @@ def report(session: nox.Session) -> None:
     session.run("python", "-m", "probes", "report", str(SNAPSHOTS), "--out", str(ROOT / "reports"))
 
 
-@nox.session(python="3.12", tags=["tpu_compile"])
+@nox.session(python=MATRIX.python_for(NEWEST), tags=["tpu_compile"])
 def tpu_compile(session: nox.Session) -> None:
     """Opt-in: deviceless AOT compilation for TPU v4/v5e/v5p/v6e with libtpu (about 1 GB).
 
@@ -144,14 +144,14 @@ def tpu_compile(session: nox.Session) -> None:
     session.run("python", "-m", "kernels", "--modes", "tpu_compile", "--out", str(target))
 
 
-@nox.session(python="3.12", tags=["matrix"])
+@nox.session(tags=["matrix"])
 def refresh_matrix(session: nox.Session) -> None:
     """Rewrite jax-matrix.json from the package registry."""
     session.install("packaging")
     session.run("python", "scripts/refresh_matrix.py", *session.posargs)
 
 
-@nox.session(python="3.12", tags=["lint"])
+@nox.session(tags=["lint"])
 def lint(session: nox.Session) -> None:
     session.install("ruff==0.17.6")  # pinned: a new rule in a new ruff must not turn CI red
     session.run("ruff", "check", ".")

@@ -67,6 +67,12 @@ def outcome_cell(snap: Snapshot, key: str, label: str) -> Cell:
     return Cell(label if ok else f"no {label}", "good" if ok else "bad")
 
 
+def probed(snap: Snapshot) -> str:
+    """When the snapshot was taken, to the minute (``volatile.created``, UTC)."""
+    created = str(snap.data.get("volatile", {}).get("created", ""))
+    return created[:16].replace("T", " ") + " UTC" if created else "?"
+
+
 def summary(snapshots: list[Snapshot]) -> Section:
     rows = []
     for snap in snapshots:
@@ -100,6 +106,7 @@ def summary(snapshots: list[Snapshot]) -> Section:
                     "info",
                 ),
                 Cell(str(len(failed)), "good" if not failed else "warn"),
+                Cell(probed(snap)),
             ]
         )
     headers = [
@@ -111,11 +118,13 @@ def summary(snapshots: list[Snapshot]) -> Section:
         "interpret= accepts",
         "pallas_call AD rules",
         "modules not importing",
+        "probed",
     ]
     return Section(
         "Summary",
         "summary",
-        "Where the headline features live in each release, as the probes found them.",
+        "Where the headline features live in each release, as the probes found them, and when "
+        "(a release whose session was skipped keeps its older snapshot).",
         [Table(headers, rows)],
     )
 
