@@ -164,7 +164,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.check_imports is not None:
         checking = time.perf_counter()
-        found = check_forked()
+        try:
+            found = check_forked()
+        except RuntimeError as exc:
+            print(f"python -m probes: error: --check-imports: {exc}", file=sys.stderr)
+            return 1
         write_atomic(args.check_imports, json.dumps(found, sort_keys=True))
         if found["undeclared"]:
             print(

@@ -61,7 +61,9 @@ def check_forked() -> dict[str, object]:
         text = pipe.read()
     _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) != 0 or not text:
-        raise RuntimeError(f"the import check died ({os.waitstatus_to_exitcode(status)})")
+        raise RuntimeError(
+            f"the import check died (exit status {os.waitstatus_to_exitcode(status)})"
+        )
     return json.loads(text)
 
 
