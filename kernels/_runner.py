@@ -16,6 +16,7 @@ import pallas_compat
 from kernels import _compile
 from kernels._case import CASES, WRONG, Case, Kernel, WrongCase
 from kernels._modes import Mode, interpret_value
+from probes._observe import TRACEBACK, normalize, strip_tracebacks
 
 #: The TPU that tpu_lower targets (the chapter's §6 examples use v5e).
 LOWER_CHIP = "v5e"
@@ -42,8 +43,14 @@ def compare(case: Kernel, out: Any, inputs: tuple[Any, ...]) -> tuple[bool, floa
 
 
 def first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {text[0][:300] if text else ''}"
+    """The error in one line: its first line or, for an error raised inside a callback (the
+    simulator's), whose message embeds a traceback, the callback's own error. Without what
+    differs between checkouts (paths, addresses): one release gives the same results file."""
+    message = str(exc)
+    lines = normalize(strip_tracebacks(message)).strip().splitlines()
+    if TRACEBACK in message:
+        lines = [" ".join(line.strip() for line in lines if line.strip())]
+    return f"{type(exc).__name__}: {lines[0][:300] if lines else ''}"
 
 
 @contextlib.contextmanager

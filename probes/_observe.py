@@ -28,15 +28,16 @@ def clip(text: str, limit: int = MAX_MESSAGE) -> str:
     return text if len(text) <= limit else text[:limit] + f"… [{len(text) - limit} more chars]"
 
 
+TRACEBACK = "Traceback (most recent call last):"
 _TRACEBACK_FRAME = re.compile(r'^\s+File "')
 
 
 def strip_tracebacks(text: str) -> str:
     """Drop Python traceback frames that some errors embed (io_callback): they name our own code."""
-    if "Traceback (most recent call last):" not in text:
+    if TRACEBACK not in text:
         return text
     kept, in_frame = [], False
-    for line in text.replace("Traceback (most recent call last):", "").splitlines():
+    for line in text.replace(TRACEBACK, "").splitlines():
         if _TRACEBACK_FRAME.match(line):
             in_frame = True
             continue

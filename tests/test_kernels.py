@@ -15,7 +15,7 @@ from kernels import (
     _registry,  # noqa: F401  (registers the cases)
 )
 from kernels._runner import run_case, run_wrong
-from tests.conftest import is_chapter_release
+from tests.conftest import REPO, is_chapter_release
 
 jax = pytest.importorskip("jax")
 
@@ -83,3 +83,12 @@ def test_gpu_mode_says_why_it_cannot_run_here() -> None:
     else:
         assert result["status"] == "pass", result
     assert run_case(CASES["add2d_tiled"], Mode.GPU)["status"] == "n/a"
+
+
+def test_results_do_not_name_this_checkout() -> None:
+    """Results files are committed: one release gives the same file from any checkout (JAX's
+    TPU block-shape error names the kernel's source file on the releases after 0.4.30)."""
+    detail = run_case(CASES["program_id_map"], Mode.TPU_LOWER)["detail"]
+    assert str(REPO) not in detail
+    if "basics.py" in detail:
+        assert "<repo>/kernels/basics.py has" in detail
