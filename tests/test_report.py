@@ -41,6 +41,8 @@ def test_report_shows_the_drift_the_probes_found(three: Path, tmp_path: Path) ->
     assert "<script" not in page and "<link" not in page and 'src="' not in page  # no network
     assert 'href="http' not in page
     assert "Kernels x mode x release" in md and "flash_attention_backward_causal" in md
+    for mode in ("interpret", "tpu_sim", "tpu_lower"):  # one kernel x release table per mode
+        assert f"**mode: {mode}**\n\n| kernel | 0.4.30 | 0.6.2 | 0.12.0.1 |" in md
     created = json.loads((three / "jax-0.6.2.json").read_text())["volatile"]["created"]
     row = next(line for line in md.splitlines() if 'id="release-0.6.2"' in line)
     assert row.endswith(f"| {created[:10]} {created[11:16]} UTC |")  # when it was probed
