@@ -63,6 +63,14 @@ def use_compilation_cache(folder: Path) -> None:
     os.environ["JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES"] = "0"
 
 
+def fork() -> int:
+    """os.fork() without Python's warning that this process has threads: JAX starts some, and
+    the child only imports and runs Python, never touching a lock those threads could hold."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # "process is multi-threaded"
+        return os.fork()
+
+
 @dataclass(frozen=True)
 class Group:
     """A set of probe modules that share one worker process."""
@@ -179,9 +187,7 @@ class Launcher:
         return worker
 
     def _fork(self, group: Group, skip: set[str], write_fd: int, output: Any) -> Worker:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # "process is multi-threaded"
-            pid = os.fork()
+        pid = fork()
         if pid == 0:  # the child: never return into the runner
             code = 70
             try:

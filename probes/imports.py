@@ -7,7 +7,8 @@ import importlib
 import json
 import os
 import sys
-import warnings
+
+from probes._runner import fork
 
 #: Import name -> the distribution that provides it, where they differ.
 DISTRIBUTIONS = {"absl": "absl-py", "yaml": "pyyaml", "google": "protobuf"}
@@ -44,9 +45,7 @@ def check_forked() -> dict[str, object]:
     """check() in a forked child: it shares the JAX this process imported (seconds saved) and
     leaves this process's own modules as they were, so the probes that follow see no change."""
     read_fd, write_fd = os.pipe()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # "process is multi-threaded"
-        pid = os.fork()
+    pid = fork()
     if pid == 0:  # the child: never return into the caller
         code = 70
         try:
