@@ -147,7 +147,7 @@ def tpu_compile(session: nox.Session) -> None:
 @nox.session(tags=["matrix"])
 def refresh_matrix(session: nox.Session) -> None:
     """Rewrite jax-matrix.json from the package registry."""
-    session.install("packaging")
+    session.install("packaging", "pip")  # pip: to ask which index it is configured with
     session.run("python", "scripts/refresh_matrix.py", *session.posargs)
 
 

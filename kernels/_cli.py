@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kernels._modes import DEFAULT_MODES, Mode
+from pallas_compat._atomic import save_elsewhere, unwritable, write_atomic
 
 
 class UsageError(Exception):
@@ -26,7 +27,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "--modes",
         nargs="+",
         default=[m.value for m in DEFAULT_MODES],
-        help=f"any of {', '.join(m.value for m in Mode)} (default: all)",
+        help=f"any of {', '.join(m.value for m in Mode)}, space- or comma-separated "
+        f"(default: {','.join(m.value for m in DEFAULT_MODES)})",
     )
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME", help="kernel names")
     parser.add_argument("--out", type=Path, help="write the results JSON here (atomically)")
@@ -34,9 +36,26 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def split_modes(values: Sequence[str]) -> list[str]:
+    """``--modes a b`` and ``--modes a,b`` (the form pytest and nox users type) alike."""
+    names = [name.strip() for value in values for name in value.split(",") if name.strip()]
+    if not names:
+        raise UsageError(f"--modes {' '.join(values)!r} names no mode")
+    return list(dict.fromkeys(names))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print("python -m kernels: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    try:
         args = parse(argv)
+        args.modes = split_modes(args.modes)
         modes = [Mode(m) for m in args.modes if m in {x.value for x in Mode}]
         unknown = sorted(set(args.modes) - {m.value for m in Mode})
         if unknown:
@@ -49,18 +68,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         missing = sorted(set(args.only) - names)
         if missing:
             raise UsageError(f"unknown kernel(s) {', '.join(missing)}; see --only in the README")
-        if args.out and not args.out.parent.is_dir():
-            raise UsageError(f"{args.out.parent}: no such directory")
+        problem = None if args.out is None else unwritable(args.out)
+        if problem is not None:  # found now, not after minutes of kernels
+            raise UsageError(f"--out {args.out}: {problem}")
     except UsageError as exc:
         print(f"python -m kernels: error: {exc}", file=sys.stderr)
         return 2
-    from kernels._results import collect, write_atomic
+    from kernels._results import collect
 
     results = collect(modes, args.only, progress=None if args.quiet else sys.stderr)
     text = json.dumps(results, indent=1, sort_keys=True) + "\n"
-    if args.out:
-        write_atomic(args.out, text)
-    else:
+    if args.out is None:
         sys.stdout.write(text)
+    else:
+        try:
+            write_atomic(args.out, text)
+        except OSError as exc:
+            kept = save_elsewhere(args.out, text)
+            print(
+                f"python -m kernels: error: cannot write {args.out} ({exc.strerror}); "
+                f"the results are in {kept}",
+                file=sys.stderr,
+            )
+            return 1
     bad = [r for r in results["results"] if r["status"] in ("fail", "error")]
     return 1 if bad else 0

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import platform
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 from typing import IO, Any
 
 from kernels._modes import Mode
@@ -35,15 +32,3 @@ def collect(modes: Iterable[Mode], only: Iterable[str], progress: IO[str] | None
         "modes": [m.value for m in modes],
         "results": records,
     }
-
-
-def write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -10,37 +10,38 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
+import io
 import json
 import os
 import sys
-import tempfile
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+import tokenize
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from pallas_compat._atomic import write_atomic
 from pallas_compat._errors import installed_jax
 from pallas_compat._facts import scanned_releases
+from pallas_compat._tree import Skipped, Source, sources
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class UsageError(Exception):
     """Bad input: reported as one line with exit status 2."""
 
 
-def python_files(paths: Sequence[str]) -> Iterator[Path]:
-    """Every ``.py`` file under ``paths``; symlinks that leave what was given are refused."""
-    given = [Path(text) for text in paths]
-    for path in given:
-        if not path.exists():
-            raise UsageError(f"{path}: no such file or directory")
-    roots = [path.resolve() for path in given]
-    for root in given:
-        candidates = [root] if root.is_file() else sorted(root.rglob("*.py"))
-        for path in candidates:
-            real = path.resolve()
-            if not any(real == r or r in real.parents for r in roots):
-                print(f"{path}: skipped, a link to outside the given paths", file=sys.stderr)
-                continue
-            if real.is_file() and real.suffix == ".py":
-                yield path
+def python_sources(paths: Sequence[str]) -> tuple[list[Source], list[Skipped]]:
+    """The sources under ``paths``; what is passed over is named on stderr as it is found."""
+    for text in paths:
+        if os.path.lexists(text) and not os.path.exists(text):
+            raise UsageError(f"{text}: a broken link or a symlink loop")
+        if not os.path.exists(text):
+            raise UsageError(f"{text}: no such file or directory")
+    found, skipped = sources(paths)
+    for entry in skipped:
+        print(entry, file=sys.stderr)
+    return found, skipped
 
 
 def target_release(text: str | None) -> str:
@@ -56,35 +57,62 @@ def target_release(text: str | None) -> str:
     return release
 
 
-def parse(path: Path) -> tuple[bytes, object] | None:
+def undecodable(data: bytes) -> str | None:
+    """Why ``data`` is not text in the encoding its coding line (or PEP 3120) names."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        data.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return None
+
+
+def parse(source: Source) -> tuple[bytes, cst.Module | None] | None:
+    """(bytes, module) for a file to check; module None when it cannot hold a drifted use.
+    None (after one line on stderr) when it cannot be read, decoded or parsed."""
     import libcst as cst
 
-    data = path.read_bytes()
+    from pallas_compat._source import may_use_pallas
+
+    try:
+        data = source.real.read_bytes()
+    except OSError as exc:
+        print(f"{source.path}: cannot read, left untouched ({exc.strerror})", file=sys.stderr)
+        return None
+    problem = undecodable(data)
+    if problem is not None:
+        print(f"{source.path}: cannot decode, left untouched ({problem})", file=sys.stderr)
+        return None
+    if not may_use_pallas(data):
+        return data, None
     try:
         return data, cst.parse_module(data)
-    except (cst.ParserSyntaxError, UnicodeDecodeError, ValueError) as exc:
+    except (cst.ParserSyntaxError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"{path}: cannot parse, left untouched ({first})", file=sys.stderr)
+        print(f"{source.path}: cannot parse, left untouched ({first})", file=sys.stderr)
         return None
 
 
 def doctor(args: argparse.Namespace) -> int:
-    from pallas_compat._source import find_uses
+    from pallas_compat._source import find_uses, gc_paused
 
     target = target_release(args.target)
-    uses, unparsable = [], 0
-    files = list(python_files(args.paths))
-    for path in files:
-        parsed = parse(path)
-        if parsed is None:
-            unparsable += 1
-            continue
-        uses.extend(find_uses(str(path), parsed[1]))
+    uses, unreadable = [], []
+    files, skipped = python_sources(args.paths)
+    for source in files:
+        with gc_paused():
+            parsed = parse(source)
+            if parsed is None:
+                unreadable.append(str(source.path))
+            elif parsed[1] is not None:
+                uses.extend(find_uses(str(source.path), parsed[1]))
     breaking = [u for u in uses if u.breaks_on(target)]
     if args.format == "json":
         report = {
             "target": target,
             "uses": [u.as_record(target) for u in uses],
+            "left_untouched": unreadable,
+            "skipped": [{"path": str(s.path), "reason": s.reason} for s in skipped],
             "summary": {"files": len(files), "uses": len(uses), "breaking": len(breaking)},
         }
         print(json.dumps(report, indent=1))
@@ -99,62 +127,53 @@ def doctor(args: argparse.Namespace) -> int:
         print(
             f"{len(uses)} uses of drifted Pallas APIs in {len(files)} files; "
             f"{len(breaking)} break on JAX {target}"
+            + (f"; {len(unreadable)} files could not be read" if unreadable else "")
         )
     return 1 if breaking else 0
 
 
 def migrate(args: argparse.Namespace) -> int:
     from pallas_compat._migrate import migrate_module
+    from pallas_compat._source import gc_paused
 
     target = target_release(args.target)
     status, changed = 0, 0
-    for path in python_files(args.paths):
-        parsed = parse(path)
-        if parsed is None:
-            status = 1
-            continue
-        before, module = parsed
-        after = migrate_module(module, target).bytes
+    files, _ = python_sources(args.paths)
+    for source in files:
+        with gc_paused():
+            parsed = parse(source)
+            if parsed is None:
+                status = 1
+                continue
+            before, module = parsed
+            after = before if module is None else migrate_module(module, target).bytes
         if after == before:
             continue
         try:
             ast.parse(after)
         except SyntaxError as exc:
             print(
-                f"{path}: the rewrite does not parse ({exc.msg}); left untouched", file=sys.stderr
+                f"{source.path}: the rewrite does not parse ({exc.msg}); left untouched",
+                file=sys.stderr,
             )
             status = 1
             continue
         changed += 1
         if args.write:
-            write_atomic(path, after)
-            print(f"rewrote {path}", file=sys.stderr)
+            write_atomic(source.real, after)  # a link stays a link: its target is rewritten
+            print(f"rewrote {source.path}", file=sys.stderr)
         else:
             sys.stdout.writelines(
                 difflib.unified_diff(
                     before.decode(errors="replace").splitlines(keepends=True),
                     after.decode(errors="replace").splitlines(keepends=True),
-                    f"a/{path}",
-                    f"b/{path}",
+                    f"a/{source.display}",
+                    f"b/{source.display}",
                 )
             )
     action = "rewritten" if args.write else "would change (dry run; --write to apply)"
     print(f"{changed} files {action} for JAX {target}", file=sys.stderr)
     return status
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` in one step, keeping its permissions."""
-    mode = path.stat().st_mode
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.chmod(tmp, mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class Parser(argparse.ArgumentParser):
@@ -187,6 +206,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"pallas-compat: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # each file is written whole or not at all
+        print("pallas-compat: interrupted", file=sys.stderr)
+        return 130
     except ModuleNotFoundError as exc:
         print(
             f"pallas-compat: error: {exc} (install pallas-compat with its dependencies)",

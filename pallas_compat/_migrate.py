@@ -330,6 +330,6 @@ class Migrator(cst.CSTTransformer):
 def migrate_module(module: cst.Module, target: str) -> cst.Module:
     """``module`` rewritten for JAX ``target`` (unchanged if nothing breaks there)."""
     context = CodemodContext()
-    wrapper = cst.MetadataWrapper(module)
+    wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)  # fresh from the parser
     migrated = wrapper.visit(Migrator(context, target))
     return migrated.visit(AddImportsVisitor(context))

@@ -9,9 +9,10 @@ import sys
 import time
 from pathlib import Path
 
+from pallas_compat._atomic import save_elsewhere, unwritable, write_atomic
 from probes._groups import GROUPS, GROUPS_BY_NAME
 from probes._runner import GroupResult, Launcher, run_groups
-from probes._snapshot import assemble, dumps, write_atomic
+from probes._snapshot import assemble, dumps
 from probes.imports import check_forked
 
 #: Exit status of --check-imports when JAX imports packages it does not declare.
@@ -81,9 +82,13 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _selected_groups(text: str | None) -> list:
-    if not text:
+    if text is None:
         return list(GROUPS)
     names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise UsageError(
+            f"--groups {text!r} names no group; choose from {', '.join(GROUPS_BY_NAME)}"
+        )
     unknown = [name for name in names if name not in GROUPS_BY_NAME]
     if unknown:
         raise UsageError(
@@ -93,14 +98,25 @@ def _selected_groups(text: str | None) -> list:
 
 
 def _check_out(path: Path | None, option: str = "--out") -> None:
-    if path is None:
-        return
-    if path.is_dir():
-        raise UsageError(f"{option} {path}: is a directory; give a file name")
-    if not path.parent.is_dir():
-        raise UsageError(f"{option} {path}: folder {path.parent} does not exist")
-    if not os.access(path.parent, os.W_OK):
-        raise UsageError(f"{option} {path}: folder {path.parent} is not writable")
+    """Found before the work, not after it: a snapshot takes a minute."""
+    problem = None if path is None else unwritable(path)
+    if problem is not None:
+        raise UsageError(f"{option} {path}: {problem}")
+
+
+def _write_or_keep(path: Path, text: str) -> bool:
+    """Write the result; if that fails after all the work, keep it elsewhere and say where."""
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        kept = save_elsewhere(path, text)
+        print(
+            f"python -m probes: error: cannot write {path} ({exc.strerror}); "
+            f"the snapshot is in {kept}",
+            file=sys.stderr,
+        )
+        return False
+    return True
 
 
 def _check_cache(path: Path | None) -> None:
@@ -129,7 +145,14 @@ def _clean_imports(path: Path | None) -> dict | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:  # the runner has already killed its workers
+        print("python -m probes: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     if argv and argv[0] in ("report", "diff"):
         from probes._report_cli import main as report_main
 
@@ -169,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         except RuntimeError as exc:
             print(f"python -m probes: error: --check-imports: {exc}", file=sys.stderr)
             return 1
-        write_atomic(args.check_imports, json.dumps(found, sort_keys=True))
+        if not _write_or_keep(args.check_imports, json.dumps(found, sort_keys=True)):
+            return 1
         if found["undeclared"]:
             print(
                 f"python -m probes: JAX imports {', '.join(found['undeclared'])} without "
@@ -187,8 +211,8 @@ def main(argv: list[str] | None = None) -> int:
     text = dumps(snapshot)
     if args.out is None:
         sys.stdout.write(text)
-    else:
-        write_atomic(args.out, text)
+    elif not _write_or_keep(args.out, text):
+        return 1
     if not args.quiet:
         summary = snapshot["summary"]
         print(

@@ -10,6 +10,7 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from probes import SCHEMA
+from probes._shape import KERNEL_RESULTS, SNAPSHOT, ShapeError, check
 
 KERNELS_SCHEMA = "pallas-compat/kernels/1"
 
@@ -31,9 +32,11 @@ class Snapshot:
 
 def read_json(path: Path) -> Any:
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); not a snapshot") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -56,6 +59,10 @@ def load_snapshot(path: Path) -> Snapshot:
     for key in ("modules", "features", "behaviours"):
         if not isinstance(data.get(key), dict):
             raise InputError(f"{path}: snapshot is truncated (no {key!r} section)")
+    try:
+        check(data, SNAPSHOT)
+    except ShapeError as exc:
+        raise InputError(f"{path}: not a valid snapshot: {exc}") from None
     return Snapshot(path, str(release), data)
 
 
@@ -86,5 +93,14 @@ def load_kernel_results(folder: Path | None) -> dict[str, dict[str, Any]]:
         data = read_json(path)
         if not isinstance(data, dict) or data.get("schema") != KERNELS_SCHEMA:
             raise InputError(f"{path}: not kernel results of schema {KERNELS_SCHEMA}")
-        found[str(data["jax"])] = data
+        try:
+            check(data, KERNEL_RESULTS)
+            Version(data["jax"])
+        except ShapeError as exc:
+            raise InputError(f"{path}: not valid kernel results: {exc}") from None
+        except InvalidVersion:
+            raise InputError(f"{path}: names no JAX release ({data['jax']!r})") from None
+        if data["jax"] in found:
+            raise InputError(f"{path}: a second kernel result of JAX {data['jax']}")
+        found[data["jax"]] = data
     return found

@@ -8,10 +8,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from pallas_compat._atomic import unwritable, write_all
 from probes import _changes, _report
 from probes._load import InputError, Snapshot, load_kernel_results, load_snapshot, load_snapshots
 from probes._matrix import MatrixError, load_matrix
-from probes._snapshot import write_atomic
 
 TITLE = "Pallas API drift across JAX releases"
 
@@ -37,13 +37,16 @@ def report(argv: Sequence[str]) -> int:
         help="the release matrix, to list releases without a snapshot (default: jax-matrix.json)",
     )
     args = parser.parse_args(argv)
+    if not args.out.is_dir():
+        raise InputError(f"--out {args.out}: no such folder")
+    problem = unwritable(args.out / "api-diff.md")
+    if problem is not None:
+        raise InputError(f"--out {args.out}: {problem}")
     snapshots = load_snapshots(args.snapshots)
     kernel_folder = args.kernels or args.snapshots.parent / "kernels"
     if args.kernels is not None and not args.kernels.is_dir():
         raise InputError(f"{args.kernels}: no such folder")
     results = load_kernel_results(kernel_folder)
-    if not args.out.is_dir():
-        raise InputError(f"--out {args.out}: no such folder")
     releases = [s.release for s in snapshots]
     skipped = {r: "kernel results but no snapshot" for r in results if r not in releases}
     if args.matrix.exists():
@@ -68,8 +71,12 @@ def report(argv: Sequence[str]) -> int:
     sections = _report.build(snapshots, results, skipped, undeclared)
     markdown = _report.markdown(TITLE, releases, sections)
     page = _report.page(TITLE, releases, sections)
-    write_atomic(args.out / "api-diff.md", markdown)  # both are rendered before either is written
-    write_atomic(args.out / "api-diff.html", page)
+    try:  # both or neither: the two pages never describe different snapshots
+        write_all({args.out / "api-diff.md": markdown, args.out / "api-diff.html": page})
+    except OSError as exc:
+        raise InputError(
+            f"--out {args.out}: cannot write the report ({exc.strerror}); the previous one is kept"
+        ) from None
     print(
         f"wrote {args.out / 'api-diff.md'} and api-diff.html ({len(releases)} releases)",
         file=sys.stderr,

@@ -42,6 +42,8 @@ PRELOAD = ("jax", "jax.numpy", "jax.experimental.pallas", "jax.experimental.pall
 #: Probes compile many tiny interpreter programs; XLA's LLVM optimizations double the run time
 #: and change no fact the probes record (numbers are recorded as verdicts at a tolerance).
 FAST_COMPILE_FLAG = "--xla_backend_optimization_level=0"
+#: prctl(2) option: the signal this process gets when its parent dies (Linux).
+PR_SET_PDEATHSIG = 1
 
 
 def use_fast_compile() -> None:
@@ -61,6 +63,33 @@ def use_compilation_cache(folder: Path) -> None:
     os.environ["JAX_COMPILATION_CACHE_DIR"] = str(folder)
     os.environ["JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS"] = "0"
     os.environ["JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES"] = "0"
+
+
+def die_with_parent(parent: int) -> None:
+    """End this worker when the runner ends, however it ends (kill -9 included).
+
+    On Linux the kernel sends SIGKILL when the parent dies (``PR_SET_PDEATHSIG``); elsewhere a
+    daemon thread notices that the parent is gone. A runner that died before this call is
+    noticed at once."""
+    import ctypes
+    import threading
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        armed = False
+    if os.getppid() != parent:
+        os._exit(70)
+    if armed:
+        return
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(70)
+
+    threading.Thread(target=watch, name="die-with-parent", daemon=True).start()
 
 
 def fork() -> int:
@@ -187,10 +216,12 @@ class Launcher:
         return worker
 
     def _fork(self, group: Group, skip: set[str], write_fd: int, output: Any) -> Worker:
+        parent = os.getpid()
         pid = fork()
         if pid == 0:  # the child: never return into the runner
             code = 70
             try:
+                die_with_parent(parent)
                 os.setsid()
                 os.dup2(output.fileno(), 1)
                 os.dup2(output.fileno(), 2)
@@ -217,6 +248,7 @@ class Launcher:
 
     def _spawn(self, group: Group, skip: set[str], write_fd: int, output: Any) -> Worker:
         cmd = [self.python, "-m", "probes._worker", "--fd", str(write_fd)]
+        cmd += ["--parent", str(os.getpid())]
         cmd += [arg for key in sorted(skip) for arg in ("--skip", key)]
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
@@ -341,6 +373,25 @@ def run_groups(
     waiting = list(groups)
     active: list[GroupRun] = []
     finished: dict[str, GroupResult] = {}
+    try:
+        _schedule(waiting, active, finished, jobs, launcher, on_done)
+    except BaseException:  # Ctrl-C or a bug here: no worker outlives the run
+        for run in active:
+            run.worker.kill()
+            with contextlib.suppress(Exception):
+                run.worker.finish()
+        raise
+    return [finished[group.name] for group in groups]
+
+
+def _schedule(
+    waiting: list[Group],
+    active: list[GroupRun],
+    finished: dict[str, GroupResult],
+    jobs: int,
+    launcher: Launcher,
+    on_done: Callable[[GroupResult], None] | None,
+) -> None:
     while waiting or active:
         while waiting and len(active) < max(1, jobs):
             active.append(GroupRun(waiting.pop(0), launcher))
@@ -357,4 +408,3 @@ def run_groups(
                 finished[run.group.name] = run.result
                 if on_done is not None:
                     on_done(run.result)
-    return [finished[group.name] for group in groups]

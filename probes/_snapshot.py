@@ -1,13 +1,10 @@
-"""Assemble probe outcomes into one snapshot and write it deterministically and atomically."""
+"""Assemble probe outcomes into one deterministic snapshot (written by ``pallas_compat._atomic``)."""
 
 from __future__ import annotations
 
 import datetime
 import json
-import os
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from probes import SCHEMA
@@ -70,20 +67,3 @@ def dumps(snapshot: dict[str, Any]) -> str:
 def stable_part(snapshot: dict[str, Any]) -> dict[str, Any]:
     """The part that diffs compare: everything but ``volatile``."""
     return {k: v for k, v in snapshot.items() if k != "volatile"}
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder and rename: readers never see half a file."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

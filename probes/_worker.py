@@ -60,8 +60,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m probes._worker")
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--skip", action="append", default=[])
+    parser.add_argument("--parent", type=int, help="the runner's pid: die with it")
     parser.add_argument("modules", nargs="+")
     args = parser.parse_args()
+    if args.parent is not None:
+        from probes._runner import die_with_parent
+
+        die_with_parent(args.parent)
     keep_libtpu_offline()
     run(args.fd, args.modules, set(args.skip))
 

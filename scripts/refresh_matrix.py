@@ -11,21 +11,45 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
-import tempfile
 import urllib.request
 from pathlib import Path
 
 from packaging.version import InvalidVersion, Version
 
-MATRIX = Path(__file__).resolve().parents[1] / "jax-matrix.json"
-INDEX = "https://pypi.org/simple/jax/"
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pallas_compat._atomic import write_atomic  # noqa: E402
+
+MATRIX = ROOT / "jax-matrix.json"
+#: What the committed file says about where the list came from: the registry in words, never
+#: its address (the address is whatever index pip is configured with).
+SOURCE = "the package registry's simple index, as pip is configured (scripts/refresh_matrix.py)"
+
+
+def configured_index() -> str:
+    """The index pip uses here: PIP_INDEX_URL, else pip's configuration, else pip's default."""
+    if os.environ.get("PIP_INDEX_URL"):
+        return os.environ["PIP_INDEX_URL"].split()[0]
+    found = subprocess.run(
+        [sys.executable, "-m", "pip", "config", "get", "global.index-url"],
+        capture_output=True,
+        text=True,
+    )
+    if found.returncode == 0 and found.stdout.strip():
+        return found.stdout.strip()
+    from pip._internal.models.index import PyPI  # pip's own default; no address typed here
+
+    return PyPI.simple_url
 
 
 def releases(oldest: Version) -> dict[str, str | None]:
     """version -> Requires-Python of its wheel, for every non-yanked release >= oldest."""
     request = urllib.request.Request(
-        INDEX, headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+        configured_index().rstrip("/") + "/jax/",
+        headers={"Accept": "application/vnd.pypi.simple.v1+json"},
     )
     with urllib.request.urlopen(request, timeout=60) as response:
         files = json.load(response)["files"]
@@ -59,16 +83,12 @@ def main() -> int:
     args = parser.parse_args()
     every = releases(Version(args.oldest))
     matrix = {
-        "source": f"{INDEX} (refreshed by scripts/refresh_matrix.py)",
+        "source": SOURCE,
         "oldest": args.oldest,
         "default": default_matrix(list(every)),
         "every": [{"jax": v, "requires_python": rp} for v, rp in every.items()],
     }
-    fd, tmp = tempfile.mkstemp(dir=MATRIX.parent, prefix=".jax-matrix.", suffix=".tmp")
-    with os.fdopen(fd, "w") as handle:
-        handle.write(json.dumps(matrix, indent=1) + "\n")
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, MATRIX)
+    write_atomic(MATRIX, json.dumps(matrix, indent=1) + "\n")
     print(f"wrote {MATRIX}: {len(every)} releases, default {', '.join(matrix['default'])}")
     return 0
 

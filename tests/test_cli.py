@@ -45,7 +45,7 @@ def test_compilation_cache_naming_a_file_is_refused(tmp_path: Path) -> None:
 
 def test_out_naming_a_folder_is_refused(tmp_path: Path) -> None:
     done = run("--out", str(tmp_path))
-    assert done.returncode == 2 and "is a directory" in done.stderr
+    assert done.returncode == 2 and "is a folder; give a file name" in done.stderr
 
 
 def test_one_group_to_a_file_and_to_stdout(tmp_path: Path) -> None:

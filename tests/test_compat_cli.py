@@ -60,7 +60,8 @@ def test_migrate_dry_run_then_write_then_nothing(capsys, tmp_path: Path) -> None
     os.chmod(path, 0o640)
     before = path.read_bytes()
     status, out, _ = run(capsys, "migrate", str(path), "--target", "0.12.0.1")
-    assert status == 0 and out.startswith(f"--- a/{path}") and path.read_bytes() == before
+    header = f"--- a/{str(path).lstrip('/')}"  # no "a//tmp/..." for an absolute path
+    assert status == 0 and out.startswith(header) and path.read_bytes() == before
     status, _, err = run(capsys, "migrate", str(path), "--target", "0.12.0.1", "--write")
     assert status == 0 and f"rewrote {path}" in err
     assert path.read_bytes() != before and (path.stat().st_mode & 0o777) == 0o640
@@ -72,10 +73,11 @@ def test_migrate_dry_run_then_write_then_nothing(capsys, tmp_path: Path) -> None
 
 def test_unparsable_file_is_left_untouched(capsys, tmp_path: Path) -> None:
     broken = tmp_path / "broken.py"
-    broken.write_bytes(b"def f(:\n    pl.load(x, y)\n")
+    source = b"from jax.experimental import pallas as pl\ndef f(:\n    pl.load(x, y)\n"
+    broken.write_bytes(source)
     status, _, err = run(capsys, "migrate", str(tmp_path), "--target", "0.12.0.1", "--write")
     assert status == 1 and "cannot parse, left untouched" in err
-    assert broken.read_bytes() == b"def f(:\n    pl.load(x, y)\n"
+    assert broken.read_bytes() == source
 
 
 def test_links_out_of_the_given_paths_are_refused(capsys, tmp_path: Path) -> None:

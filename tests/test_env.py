@@ -16,7 +16,10 @@ def test_importing_the_package_keeps_libtpu_on_loopback() -> None:
     assert out.stdout.split() == ["1", "localhost"]
 
 
-def test_keep_libtpu_offline_overrides_a_remote_host(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("TPU_WORKER_HOSTNAMES", "10.0.0.7")
-    keep_libtpu_offline()
-    assert {k: os.environ[k] for k in LIBTPU_OFFLINE_ENV} == LIBTPU_OFFLINE_ENV
+def test_keep_libtpu_offline_sets_only_what_is_unset(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    for name in LIBTPU_OFFLINE_ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TPU_WORKER_HOSTNAMES", "10.0.0.7,10.0.0.8")
+    assert keep_libtpu_offline() == {"TPU_SKIP_MDS_QUERY": "1", "TPU_WORKER_ID": "0"}
+    assert os.environ["TPU_WORKER_HOSTNAMES"] == "10.0.0.7,10.0.0.8"
+    assert keep_libtpu_offline() == {}

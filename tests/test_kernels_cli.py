@@ -39,7 +39,7 @@ def test_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     [
         (["--modes", "fast"], "unknown mode(s) fast"),
         (["--only", "no_such_kernel"], "unknown kernel(s) no_such_kernel"),
-        (["--out", "/no/such/dir/r.json"], "/no/such/dir: no such directory"),
+        (["--out", "/no/such/dir/r.json"], "folder /no/such/dir does not exist"),
     ],
 )
 def test_bad_input(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
