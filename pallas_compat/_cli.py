@@ -118,11 +118,11 @@ def doctor(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=1))
     else:
         for use in uses:
-            verdict = f"breaks on {target}" if use.breaks_on(target) else f"works on {target}"
             record = use.as_record(target)
+            where = f"works in JAX {record['works_in']}; " if use.certain else ""
             print(
-                f"{use.path}:{use.line}:{use.column}: {use.api} (works in JAX "
-                f"{record['works_in']}; {verdict}); write: {use.hint}"
+                f"{use.path}:{use.line}:{use.column}: {use.api} ({where}{use.verdict(target)}); "
+                f"write: {use.hint}"
             )
         print(
             f"{len(uses)} uses of drifted Pallas APIs in {len(files)} files; "

@@ -23,7 +23,10 @@ class _FacadeChecks:
         return isinstance(obj, cls.__native__)
 
     def __subclasscheck__(cls, sub: type) -> bool:
-        return issubclass(sub, cls.__native__)
+        # By the MRO, not issubclass(): where the native class is an ABC (0.4.35's params
+        # subclass a runtime Protocol), its check walks its subclasses, this facade among
+        # them, which would ask the native class again: RecursionError.
+        return cls.__native__ in getattr(sub, "__mro__", ())
 
 
 @functools.cache

@@ -116,6 +116,11 @@ class Feature:
         return self.locations[-1]
 
     @property
+    def migrated(self) -> bool:
+        """Does ``pallas-compat migrate`` rewrite its old spellings?"""
+        return self.renamed or self.key in REWRITTEN_CALLS
+
+    @property
     def since(self) -> str | None:
         """First release with a public location; None when every scanned release has one."""
         firsts = [span[0] for loc in self.locations if not loc.private for span in loc.releases]
@@ -123,6 +128,11 @@ class Feature:
             return None
         first = min(firsts, key=Version)
         return None if first == scanned_releases()[0] else first
+
+
+#: Features whose old calls ``migrate`` rewrites into other code (not a rename): ``pl.load``
+#: -> indexing or ``pltriton.load``, ``pl.store`` likewise, ``pltpu.repeat`` -> concatenate.
+REWRITTEN_CALLS = frozenset({"load", "store", "tpu_repeat"})
 
 
 def _feature(
@@ -249,6 +259,33 @@ FEATURES: tuple[Feature, ...] = (
         "pltpu.get_tpu_info_for_chip(pltpu.ChipVersion.X, 1)",
     ),
     _feature(
+        "any_memory_space",
+        "memory space ANY (leave the operand where it is)",
+        f"{TPU}:ANY {PL}:ANY",
+        "pl.ANY",
+        renamed=True,
+    ),
+    _feature(
+        "host_memory_space",
+        "host memory space",
+        f"{TPU}:HOST {PL}:HOST",
+        "pl.HOST",
+        renamed=True,
+    ),
+    _feature(
+        "run_scoped",
+        "run_scoped (scoped scratch allocation)",
+        f"{TPU}:run_scoped {PL}:run_scoped",
+        "pl.run_scoped(body, *scratch_types)",
+        renamed=True,
+    ),
+    _feature(
+        "tpu_repeat",
+        "repeat (tile along an axis)",
+        f"{TPU}:repeat",
+        "jnp.concatenate([x] * repeats, axis=axis) (jnp.tile along one axis)",
+    ),
+    _feature(
         "tpu_reciprocal",
         "approximate reciprocal",
         f"{PL}:reciprocal {TPU}:reciprocal",
@@ -302,9 +339,10 @@ FEATURES: tuple[Feature, ...] = (
     _feature(
         "dot",
         "dot",
-        f"{PL}:dot",
-        "jnp.dot / the @ operator inside kernels",
+        f"{PL}:dot {TRITON}:dot",
+        "pltriton.dot(a, b, trans_a=..., trans_b=...): the same function, same dtype rules",
         backfill="jax._src.pallas.primitives:dot",
+        renamed=True,
     ),
     _feature(
         "max_contiguous",
@@ -336,6 +374,44 @@ FEATURES: tuple[Feature, ...] = (
 )
 
 FEATURES_BY_KEY: dict[str, Feature] = {f.key: f for f in FEATURES}
+
+#: Enum members JAX moved out of an enum to a name of their own: (the enum's feature, member)
+#: -> the feature that serves the member now (``pltpu.TPUMemorySpace.ANY`` -> ``pl.ANY``).
+MEMBER_MOVES: dict[tuple[str, str], str] = {
+    ("tpu_memory_space", "ANY"): "any_memory_space",
+    ("tpu_memory_space", "HOST"): "host_memory_space",
+}
+
+#: The shim namespace that serves each public Pallas module (``pallas.gpu`` was Triton's).
+NAMESPACE_OF: dict[str, str] = {
+    PL: "pl",
+    TPU: "pltpu",
+    TRITON: "pltriton",
+    GPU_LEGACY: "pltriton",
+    MOSAIC_GPU: "plmgpu",
+}
+
+
+@functools.cache
+def moves() -> tuple[Feature, ...]:
+    """Names JAX moved, proven by the release scan (the old and the new name import one
+    object), that no feature of the table already owns: each a renamed feature old -> new."""
+    owned = {loc for feature in FEATURES for loc in feature.locations}
+    found = []
+    for key, entry in sorted(release_ranges()["names"].items()):
+        old = Location.parse(key)
+        if entry.get("moved_to") and old not in owned:
+            new = Location.parse(entry["moved_to"])
+            title = f"{old.spelling} -> {new.spelling}"
+            found.append(Feature(f"moved:{key}", title, (old, new), new.spelling, renamed=True))
+    return tuple(found)
+
+
+def renames() -> tuple[Feature, ...]:
+    """Every feature whose spellings are one API under several names: the table's renamed
+    features, then the scan's moves. The shim serves each spelling on every release that has
+    any of them; ``migrate`` rewrites an old spelling into the newest one the target has."""
+    return tuple(f for f in FEATURES if f.renamed) + moves()
 
 
 def watched_names() -> dict[str, set[str]]:

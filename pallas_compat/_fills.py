@@ -9,14 +9,27 @@ from __future__ import annotations
 import enum
 import functools
 import importlib
+import inspect
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 from pallas_compat._errors import missing
-from pallas_compat._facts import FEATURES_BY_KEY, MOSAIC_GPU, PL, TPU, TRITON, Location
+from pallas_compat._facts import (
+    FEATURES_BY_KEY,
+    GPU_LEGACY,
+    MEMBER_MOVES,
+    MOSAIC_GPU,
+    NAMESPACE_OF,
+    PL,
+    TPU,
+    TRITON,
+    Feature,
+    Location,
+    renames,
+)
 from pallas_compat._namespace import Fill
-from pallas_compat._resolve import Resolution, find, native, resolve
+from pallas_compat._resolve import Resolution, find, import_optional, native, resolve
 from pallas_compat._warnings import warn_once
 
 
@@ -29,7 +42,7 @@ def backfilled(spelling: str, obj: Any, modern: str) -> Any:
     """``obj`` served under an old name: warn once, on first lookup or first call."""
     message = f"{spelling} is gone from the installed JAX; pallas-compat serves it. Write: {modern}"
     warn_once(spelling, message, stacklevel=5)
-    if isinstance(obj, type) or not callable(obj):
+    if not inspect.isroutine(obj):  # classes, enum members (callable in Pallas): the object
         return obj
 
     @functools.wraps(obj)
@@ -38,6 +51,10 @@ def backfilled(spelling: str, obj: Any, modern: str) -> Any:
         return obj(*args, **kwargs)
 
     return call
+
+
+#: Old masked accessors whose static block may overhang the array (see ``_masked``).
+MASKED_ACCESS = frozenset({"load", "store", "swap"})
 
 
 def old_signature(module: str, name: str, key: str) -> Fill:
@@ -52,28 +69,67 @@ def old_signature(module: str, name: str, key: str) -> Fill:
         if feature.backfill is not None:
             state, obj = find(feature.backfill)
             if state == "present":
+                if key in MASKED_ACCESS:
+                    obj = shim("_masked").bounds_safe(obj)
                 return backfilled(spelling, obj, feature.hint)
         raise missing(feature, spelling)
 
     return build
 
 
-def feature_object(key: str, spelling: str, *, old: bool = False) -> Fill:
+def feature_object(key: str | Feature, spelling: str, *, old: bool = False) -> Fill:
     """Wherever the feature lives on this JAX (public, deprecated or private)."""
 
     def build() -> Any:
-        resolved = resolve(FEATURES_BY_KEY[key])
+        resolved = resolve(FEATURES_BY_KEY[key] if isinstance(key, str) else key)
         if resolved.status is Resolution.UNAVAILABLE:
             raise missing(resolved.feature, spelling)
+        obj = with_moved_members(resolved.feature, spelling, resolved.obj) if old else resolved.obj
         if old and resolved.location is not None and resolved.location.spelling != spelling:
-            return backfilled(spelling, resolved.obj, resolved.feature.hint)
-        return resolved.obj
+            return backfilled(spelling, obj, resolved.feature.hint)
+        return obj
 
     return build
 
 
+def with_moved_members(feature: Feature, spelling: str, obj: Any) -> Any:
+    """An old enum name as old code used it: with the members JAX moved out of the enum."""
+    moved = {
+        member: lambda key=key: resolve(FEATURES_BY_KEY[key]).obj
+        for (owner, member), key in MEMBER_MOVES.items()
+        if owner == feature.key and not hasattr(obj, member)
+    }
+    if not moved or not isinstance(obj, type):
+        return obj
+    return shim("_enum_view").enum_view(spelling.rpartition(".")[2], obj, moved)
+
+
 def native_or(module: str, name: str, fallback: Callable[[], Any]) -> Fill:
     return lambda: n if (n := native(module, name)) is not None else fallback()
+
+
+def native_in(alias: str, name: str) -> Any:
+    """``name`` on the module the namespace ``alias`` wraps (its first that imports), or None."""
+    for module in NAMESPACES[alias][0]:
+        if import_optional(module) is not None:
+            return native(module, name)
+    return None
+
+
+def renamed_fills(alias: str) -> dict[str, Fill]:
+    """Every spelling of every renamed or moved API that lives in this namespace: the native
+    object where JAX has that name, else the same API under its other name (an old name
+    warns once). Derived from the API-facts table and the release scan, nothing typed here."""
+    fills: dict[str, Fill] = {}
+    for feature in renames():
+        for loc in feature.locations:
+            if loc.private or NAMESPACE_OF.get(loc.module) != alias or loc.attr in fills:
+                continue
+            elsewhere = feature_object(feature, loc.spelling, old=loc != feature.modern)
+            fills[loc.attr] = lambda n=loc.attr, e=elsewhere: (  # type: ignore[misc]
+                native if (native := native_in(alias, n)) is not None else e()
+            )
+    return fills
 
 
 def params(backend: str, spelling: str, *, old: bool = False) -> Fill:
@@ -98,6 +154,7 @@ def scratch_grid_spec(**kwargs: Any) -> Any:
 
 def pl_fills() -> dict[str, Fill]:
     fills: dict[str, Fill] = {
+        **renamed_fills("pl"),
         "pallas_call": lambda: shim("_pallas_call").make_pallas_call(
             native(PL, "pallas_call"), scratch_grid_spec
         ),
@@ -117,10 +174,9 @@ def pl_fills() -> dict[str, Fill]:
 
 def tpu_fills() -> dict[str, Fill]:
     return {
+        **renamed_fills("pltpu"),
         "CompilerParams": params("mosaic", "pltpu.CompilerParams"),
         "TPUCompilerParams": params("mosaic", "pltpu.TPUCompilerParams", old=True),
-        "MemorySpace": feature_object("tpu_memory_space", "pltpu.MemorySpace"),
-        "TPUMemorySpace": feature_object("tpu_memory_space", "pltpu.TPUMemorySpace", old=True),
         "InterpretParams": lambda: shim("_interpret").tpu_params_class(
             feature_object("tpu_simulator", "pltpu.InterpretParams")()
         ),
@@ -130,6 +186,11 @@ def tpu_fills() -> dict[str, Fill]:
         "ChipVersion": lambda: shim("_tpu_info").chip_version_class(),
         "get_tpu_info_for_chip": native_or(
             TPU, "get_tpu_info_for_chip", lambda: shim("_tpu_info").get_tpu_info_for_chip
+        ),
+        "repeat": native_or(
+            TPU,
+            "repeat",
+            lambda: backfilled("pltpu.repeat", tile_along, FEATURES_BY_KEY["tpu_repeat"].hint),
         ),
         "GridDimensionSemantics": native_or(
             TPU, "GridDimensionSemantics", lambda: GridDimensionSemantics
@@ -141,6 +202,7 @@ def tpu_fills() -> dict[str, Fill]:
 
 def triton_fills() -> dict[str, Fill]:
     return {
+        **renamed_fills("pltriton"),
         "CompilerParams": params("triton", "pltriton.CompilerParams"),
         "TritonCompilerParams": params("triton", "pltriton.TritonCompilerParams", old=True),
     }
@@ -148,12 +210,18 @@ def triton_fills() -> dict[str, Fill]:
 
 def mosaic_gpu_fills() -> dict[str, Fill]:
     return {
-        "CompilerParams": feature_object("mosaic_gpu_compiler_params", "plmgpu.CompilerParams"),
-        "GPUCompilerParams": feature_object(
-            "mosaic_gpu_compiler_params", "plmgpu.GPUCompilerParams", old=True
-        ),
+        **renamed_fills("plmgpu"),
         "InterpretGPUParams": feature_object("gpu_simulator", "plmgpu.InterpretGPUParams"),
     }
+
+
+def tile_along(x: Any, repeats: int, axis: int) -> Any:
+    """``pltpu.repeat`` as Mosaic ran it (``tpu.RepeatOp``: ``repeats`` copies side by side
+    along ``axis``), which is JAX's own replacement, ``jnp.tile``. (Old interpret mode ran
+    ``jnp.repeat`` instead; the two agree on the lane-broadcast values kernels repeated.)"""
+    import jax.numpy as jnp
+
+    return jnp.concatenate([x] * repeats, axis=axis)
 
 
 class GridDimensionSemantics(str, enum.Enum):
@@ -178,6 +246,6 @@ class CostEstimate:
 NAMESPACES: dict[str, tuple[tuple[str, ...], Callable[[], dict[str, Fill]]]] = {
     "pl": ((PL,), pl_fills),
     "pltpu": ((TPU,), tpu_fills),
-    "pltriton": ((TRITON, f"{PL}.gpu"), triton_fills),
+    "pltriton": ((TRITON, GPU_LEGACY), triton_fills),
     "plmgpu": ((MOSAIC_GPU,), mosaic_gpu_fills),
 }

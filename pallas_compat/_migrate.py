@@ -14,7 +14,9 @@ from pallas_compat._facts import (
     CALL_FORMS,
     FEATURES_BY_KEY,
     GPU_LEGACY,
+    MEMBER_MOVES,
     PL,
+    TPU,
     TRITON,
     Feature,
     Location,
@@ -27,14 +29,15 @@ from pallas_compat._source import (
     DICT_PARAMS,
     F_KEYWORD,
     GPU_MODULE,
+    Bindings,
     Drift,
+    block_spec_order,
     call_form_releases,
     dict_entries,
     dict_params,
     drifted_names,
     is_call_to,
     keyword,
-    old_block_spec_order,
     positional,
     qualified,
 )
@@ -42,7 +45,9 @@ from pallas_compat._source import (
 MARKER = "# pallas-compat:"
 TRITON_LOAD = Location(TRITON, "load")
 TRITON_STORE = Location(TRITON, "store")
+TPU_REPEAT = Location(TPU, "repeat")
 PARAMS_FEATURE = {"mosaic": "tpu_compiler_params", "triton": "triton_compiler_params"}
+DSLICE = frozenset({f"{PL}.dslice", f"{PL}.ds"})
 LOAD_KEYWORDS = frozenset({"mask", "other", "cache_modifier", "eviction_policy", "volatile"})
 
 
@@ -76,12 +81,20 @@ def attr(dotted: str) -> cst.BaseExpression:
 class Migrator(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (QualifiedNameProvider,)
 
-    def __init__(self, context: CodemodContext, target: str) -> None:
+    def __init__(self, context: CodemodContext, target: str, module: cst.Module) -> None:
         super().__init__()
         self.context = context
         self.target = target
+        self.module = module
         self.aliases: dict[str, str] = {}
         self.markers: list[list[str]] = []
+        self._bindings: Bindings | None = None
+
+    def bindings(self) -> Bindings:
+        if self._bindings is None:
+            self._bindings = Bindings()
+            self.module.visit(self._bindings)
+        return self._bindings
 
     # -- helpers
 
@@ -99,7 +112,7 @@ class Migrator(cst.CSTTransformer):
             AddImportsVisitor.add_needed_import(self.context, "jax")
             return "jax"
         parent, _, child = module.rpartition(".")
-        alias = ALIASES.get(module, child)
+        alias = {**ALIASES, "jax.numpy": "jnp"}.get(module, child)
         AddImportsVisitor.add_needed_import(self.context, parent, child, asname=alias)
         self.aliases[module] = alias
         return alias
@@ -120,6 +133,14 @@ class Migrator(cst.CSTTransformer):
     def mark(self, text: str) -> None:
         if self.markers:
             self.markers[-1].append(text)
+
+    def unmark(self, prefix: str) -> None:
+        """Take back a note for an API this statement no longer uses."""
+        if self.markers:
+            self.markers[-1][:] = [m for m in self.markers[-1] if not m.startswith(prefix)]
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
 
     # -- imports: remember aliases, move off the old gpu module
 
@@ -182,6 +203,8 @@ class Migrator(cst.CSTTransformer):
         if not notes or (comment and MARKER in comment.value):
             return updated
         text = f"{MARKER} {'; '.join(dict.fromkeys(notes))}"
+        if comment is not None:  # the author's comment stays; the note follows it
+            text = f"{comment.value}  {text}"
         return updated.with_changes(
             trailing_whitespace=updated.trailing_whitespace.with_changes(
                 whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(text)
@@ -202,9 +225,27 @@ class Migrator(cst.CSTTransformer):
 
     # -- names: renamed features
 
+    def moved_member(self, original: cst.Attribute) -> Location | None:
+        """Where ``<enum>.MEMBER`` lives now, when JAX moved the member out of the enum
+        (``pltpu.TPUMemorySpace.ANY`` -> ``pl.ANY``) and the target has the new name."""
+        names = qualified(original, self)
+        for (owner, member), key in MEMBER_MOVES.items():
+            enum_names = FEATURES_BY_KEY[owner].locations
+            if names & {f"{loc.module}.{loc.attr}.{member}" for loc in enum_names}:
+                new = FEATURES_BY_KEY[key].modern
+                if not self.works(new):
+                    return None
+                for loc in enum_names:  # the enum's own name is no longer used here
+                    self.unmark(f"{loc.spelling} ")
+                return new
+        return None
+
     def leave_Attribute(
         self, original: cst.Attribute, updated: cst.Attribute
     ) -> cst.BaseExpression:
+        member = self.moved_member(original)
+        if member is not None:
+            return attr(f"{self.alias_for(member.module)}.{member.attr}")
         for qname in qualified(original, self):
             hit = drifted_names().get(qname)
             if hit is None or self.works(hit.location):
@@ -227,16 +268,22 @@ class Migrator(cst.CSTTransformer):
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
         if is_call_to(original, self, "load") and not self.works(Location(PL, "load")):
-            return self.migrate_load(updated)
+            return self.migrate_load(original, updated)
         if is_call_to(original, self, "store") and not self.works(Location(PL, "store")):
-            return self.migrate_masked_store(updated)
-        old_order = is_call_to(original, self, "BlockSpec") and old_block_spec_order(original)
+            return self.migrate_masked_store(original, updated)
+        if f"{TPU}.repeat" in qualified(original.func, self) and not self.works(TPU_REPEAT):
+            return self.migrate_repeat(updated)
+        old_order = (
+            is_call_to(original, self, "BlockSpec")
+            and block_spec_order(original, self.bindings) == "old"
+        )
         if old_order and not self.form_works(BLOCK_SPEC_ORDER):
             first, second, *rest = updated.args
             updated = updated.with_changes(
+                # swap the values only: commas, line breaks and comments stay where they were
                 args=[
-                    second.with_changes(comma=first.comma),
-                    first.with_changes(comma=second.comma),
+                    first.with_changes(value=second.value),
+                    second.with_changes(value=first.value),
                     *rest,
                 ]
             )
@@ -244,29 +291,93 @@ class Migrator(cst.CSTTransformer):
             updated = self.migrate_pallas_call(original, updated)
         return updated
 
-    def migrate_load(self, call: cst.Call) -> cst.BaseExpression:
+    def migrate_repeat(self, call: cst.Call) -> cst.BaseExpression:
+        """``pltpu.repeat(x, n, axis)`` -> ``jnp.concatenate([x] * n, axis=axis)``: Mosaic's
+        repeat put n copies side by side, which is JAX's own replacement, ``jnp.tile``."""
+        args = positional(call)
+        axis = keyword(call, "axis")
+        repeats = keyword(call, "repeats")
+        values = [a.value for a in args]
+        if repeats is not None:
+            values.insert(1, repeats.value)
+        if axis is not None:
+            values.append(axis.value)
+        if len(values) != 3 or len(call.args) != 3:
+            return call
+        x, n, where = (self.code(v) for v in values)
+        self.unmark("pltpu.repeat ")
+        return cst.parse_expression(
+            f"{self.alias_for('jax.numpy')}.concatenate([{x}] * {n}, axis={where})"
+        )
+
+    def index_arrays(self, idx: cst.BaseExpression) -> cst.BaseExpression:
+        """A masked access's ``(pl.dslice(s, n), ...)`` as index arrays ``s + jnp.arange(n)``
+        (an outer grid when there are several), the form newer JAX takes for a block that
+        overhangs the array (it refuses the static slice before the mask applies). Indices
+        of other kinds are kept as they are; anything else leaves ``idx`` unchanged."""
+        items = list(idx.elements) if isinstance(idx, cst.Tuple) else [idx]
+        if any(isinstance(item, cst.StarredElement) for item in items):
+            return idx
+        values = [item.value if isinstance(item, cst.Element) else item for item in items]
+        parts: list[tuple[str, bool]] = []
+        for value in values:
+            if isinstance(value, cst.Call) and qualified(value.func, self) & DSLICE:
+                args = positional(value)
+                if len(args) != 2 or len(value.args) != 2:
+                    return idx
+                start, size = (self.code(a.value) for a in args)
+                arange = f"{self.alias_for('jax.numpy')}.arange({size})"
+                parts.append((arange if start == "0" else f"{start} + {arange}", True))
+            elif isinstance(value, cst.Integer) or (
+                isinstance(value, cst.Name) and value.value not in ("None", "Ellipsis")
+            ):
+                parts.append((self.code(value), False))
+            else:
+                return idx
+        arrays = sum(is_array for _, is_array in parts)
+        if not arrays:
+            return idx
+        texts, axis = [], 0
+        for text, is_array in parts:
+            if is_array and arrays > 1:
+                grid = ", ".join(":" if i == axis else "None" for i in range(arrays))
+                text = f"({text})[{grid}]"
+            axis += is_array
+            texts.append(text)
+        return cst.parse_expression(f"({', '.join(texts)},)" if len(texts) > 1 else texts[0])
+
+    def migrate_load(self, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
         args = positional(call)
         extra = [a for a in call.args if a.keyword is not None]
         if len(args) == 2 and not extra and len(call.args) == 2:
             return subscript(args[0].value, args[1].value)
         names = {a.keyword.value for a in extra if a.keyword}
         if len(args) == 2 and names <= LOAD_KEYWORDS and self.works(TRITON_LOAD):
-            ref = subscript(cst.Attribute(args[0].value, cst.Name("at")), args[1].value)
+            index = args[1].value
+            if "mask" in names and positional(original)[1].value.deep_equals(index):
+                index = self.index_arrays(positional(original)[1].value)
+            ref = subscript(cst.Attribute(args[0].value, cst.Name("at")), index)
             func = attr(f"{self.alias_for(TRITON)}.load")
-            return cst.Call(func, [cst.Arg(ref), *extra])
+            # the layout of the call stays: (ref, idx, mask=...) -> (ref.at[idx], mask=...)
+            return call.with_changes(func=func, args=[args[1].with_changes(value=ref), *extra])
         self.mark(f"pl.load is not in JAX {self.target}: {drifted_names()[f'{PL}.load'].hint}")
         return call
 
-    def migrate_masked_store(self, call: cst.Call) -> cst.BaseExpression:
+    def migrate_masked_store(self, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
         args = positional(call)
         extra = [a for a in call.args if a.keyword is not None]
         if not extra:
             return call  # a statement: leave_Expr turns it into an assignment
         names = {a.keyword.value for a in extra if a.keyword}
         if len(args) == 3 and names <= {"mask", "eviction_policy"} and self.works(TRITON_STORE):
-            ref = subscript(cst.Attribute(args[0].value, cst.Name("at")), args[1].value)
+            index = args[1].value
+            if "mask" in names and positional(original)[1].value.deep_equals(index):
+                index = self.index_arrays(positional(original)[1].value)
+            ref = subscript(cst.Attribute(args[0].value, cst.Name("at")), index)
             func = attr(f"{self.alias_for(TRITON)}.store")
-            return cst.Call(func, [cst.Arg(ref), cst.Arg(args[2].value), *extra])
+            return call.with_changes(
+                func=func, args=[args[1].with_changes(value=ref), args[2], *extra]
+            )
         self.mark(f"pl.store is not in JAX {self.target}: {drifted_names()[f'{PL}.store'].hint}")
         return call
 
@@ -281,6 +392,8 @@ class Migrator(cst.CSTTransformer):
             return updated.with_changes(args=args)
         params = dict_params(original)
         made = self.params_call(params, has_cost=keyword(original, "cost_estimate") is not None)
+        if made is None:
+            made = self.params_at_run_time(current.value)
         if made is None:
             self.mark(
                 f"dict compiler_params are not taken by JAX {self.target}: {CALL_FORMS[DICT_PARAMS]}"
@@ -323,6 +436,24 @@ class Migrator(cst.CSTTransformer):
         func = attr(f"{self.alias_for(new.module)}.{new.attr}")
         return cst.Call(func, fields), cost
 
+    def params_at_run_time(
+        self, value: cst.BaseExpression
+    ) -> tuple[cst.Call, cst.BaseExpression | None] | None:
+        """``{"mosaic": params}`` / ``dict(mosaic=params)`` whose fields are a variable:
+        ``pltpu.CompilerParams(**params)``, which converts when it runs."""
+        outer = dict_entries(value)
+        if not outer or len(outer) != 1:
+            return None
+        backend, inner = outer[0]
+        backend = {"mosaic_params": "mosaic"}.get(backend, backend)
+        if backend not in PARAMS_FEATURE or dict_entries(inner) is not None:
+            return None
+        new = self.replacement_params(backend)
+        if new is None:
+            return None
+        func = attr(f"{self.alias_for(new.module)}.{new.attr}")
+        return cst.Call(func, [cst.Arg(inner, star="**")]), None
+
     def replacement_params(self, backend: str) -> Location | None:
         return self.replacement(FEATURES_BY_KEY[PARAMS_FEATURE[backend]])
 
@@ -331,5 +462,5 @@ def migrate_module(module: cst.Module, target: str) -> cst.Module:
     """``module`` rewritten for JAX ``target`` (unchanged if nothing breaks there)."""
     context = CodemodContext()
     wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)  # fresh from the parser
-    migrated = wrapper.visit(Migrator(context, target))
+    migrated = wrapper.visit(Migrator(context, target, module))
     return migrated.visit(AddImportsVisitor(context))

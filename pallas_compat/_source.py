@@ -10,17 +10,19 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import libcst as cst
 from libcst.metadata import PositionProvider, QualifiedNameProvider
 
+from pallas_compat import _facts
 from pallas_compat._facts import (
     CALL_FORMS,
-    FEATURES,
+    FEATURES_BY_KEY,
     GPU_LEGACY,
+    MEMBER_MOVES,
     PL,
     Feature,
     Location,
@@ -32,6 +34,16 @@ from pallas_compat._facts import (
 )
 
 BLOCK_SPEC_ORDER, F_KEYWORD, DICT_PARAMS, GPU_MODULE = CALL_FORMS
+#: A BlockSpec whose two arguments are neither literals nor bound to something that tells.
+ORDER_UNKNOWN = "BlockSpec(?, ?): argument order unknown"
+
+
+def order_hint() -> str:
+    old = describe(call_form_releases(BLOCK_SPEC_ORDER))
+    return (
+        f"{CALL_FORMS[BLOCK_SPEC_ORDER]}; JAX {old} took index_map first: check which "
+        "argument is the index map"
+    )
 
 
 @dataclass(frozen=True)
@@ -44,9 +56,16 @@ class Use:
     api: str
     works: tuple[tuple[str, str], ...]
     hint: str
+    #: False when the releases it works in cannot be told from the source (``order unknown``).
+    certain: bool = True
 
     def breaks_on(self, release: str) -> bool:
-        return not works_in([list(span) for span in self.works], release)
+        return self.certain and not works_in([list(span) for span in self.works], release)
+
+    def verdict(self, release: str) -> str:
+        if not self.certain:
+            return f"cannot tell from the source whether it breaks on {release}"
+        return f"{'breaks' if self.breaks_on(release) else 'works'} on {release}"
 
     def as_record(self, target: str) -> dict[str, Any]:
         return {
@@ -54,8 +73,8 @@ class Use:
             "line": self.line,
             "column": self.column,
             "api": self.api,
-            "works_in": describe([list(span) for span in self.works]),
-            "breaks_on_target": self.breaks_on(target),
+            "works_in": describe([list(span) for span in self.works]) if self.certain else "?",
+            "breaks_on_target": self.breaks_on(target) if self.certain else None,
             "write_instead": self.hint,
         }
 
@@ -79,7 +98,7 @@ def drifted_names() -> dict[str, Drift]:
     that came or went (with JAX's own deprecation message where it wrote one)."""
     every = [[scanned_releases()[0], scanned_releases()[-1]]]
     table = {}
-    for feature in FEATURES:
+    for feature in _facts.FEATURES:  # looked up now: the table may have grown
         for loc in feature.locations:
             if not loc.private and loc.releases != every:
                 spans = tuple(tuple(s) for s in loc.releases)
@@ -126,6 +145,19 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+@functools.cache
+def moved_members() -> dict[str, tuple[str, str]]:
+    """``<module>.<enum>.<MEMBER>`` -> (spelling, hint) for members JAX moved out of an enum.
+    The scan does not record enum members, so doctor names these without a release verdict."""
+    found = {}
+    for (owner, member), key in MEMBER_MOVES.items():
+        new = FEATURES_BY_KEY[key].modern
+        for loc in FEATURES_BY_KEY[owner].locations:
+            hint = f"{new.spelling} ({new.spelling} exists in JAX {describe(new.releases)})"
+            found[f"{loc.module}.{loc.attr}.{member}"] = (f"{loc.spelling}.{member}", hint)
+    return found
+
+
 def qualified(node: cst.CSTNode, visitor: cst.MetadataDependent) -> set[str]:
     return {q.name for q in visitor.get_metadata(QualifiedNameProvider, node, set())}
 
@@ -142,16 +174,106 @@ def positional(call: cst.Call) -> list[cst.Arg]:
     return [a for a in call.args if a.keyword is None and not a.star]
 
 
-def old_block_spec_order(call: cst.Call) -> bool:
-    """``BlockSpec(index_map, block_shape)``: told by the literal kinds of the two arguments."""
+class Bindings(cst.CSTVisitor):
+    """What each name of a module is bound to: assigned values and ``def``s, any scope."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: dict[str, list[cst.BaseExpression]] = {}
+        self.functions: dict[str, list[cst.FunctionDef]] = {}
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self.values.setdefault(target.target.value, []).append(node.value)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.value is not None:
+            self.values.setdefault(node.target.value, []).append(node.value)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.setdefault(node.name.value, []).append(node)
+
+
+class Returns(cst.CSTVisitor):
+    """The values a function returns (not those of functions nested in it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: list[cst.BaseExpression | None] = []
+        self.depth = 0
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.depth += 1
+        return self.depth == 1
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.depth -= 1
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.values.append(node.value)
+
+
+INDEX_MAP, SHAPE = "index_map", "block_shape"
+
+
+def argument_kind(
+    node: cst.BaseExpression, bindings: Bindings, seen: frozenset[str] = frozenset()
+) -> str | None:
+    """``index_map`` (a lambda, a def, a partial), ``block_shape`` (a tuple or list, or a call
+    that returns one), from the expression or from what its name is bound to; None: unknown."""
+    if isinstance(node, cst.Lambda):
+        return INDEX_MAP
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return SHAPE
+    if isinstance(node, cst.Name) and node.value not in seen:
+        if node.value in bindings.functions and node.value not in bindings.values:
+            return INDEX_MAP
+        kinds = {
+            argument_kind(v, bindings, seen | {node.value})
+            for v in bindings.values.get(node.value, [])
+        }
+        return kinds.pop() if len(kinds) == 1 else None
+    if isinstance(node, cst.Call):
+        name = cst.helpers.get_full_name_for_node(node.func) or ""
+        if name.rpartition(".")[2] == "partial":
+            return INDEX_MAP
+        if name in ("tuple", "list"):
+            return SHAPE
+        defs = bindings.functions.get(name, [])
+        if len(defs) == 1:
+            returns = Returns()
+            defs[0].visit(returns)
+            kinds = {
+                argument_kind(v, bindings, seen | {name}) if v is not None else None
+                for v in returns.values
+            }
+            return kinds.pop() if len(kinds) == 1 and SHAPE in kinds else None
+    return None
+
+
+def block_spec_order(call: cst.Call, bindings: Callable[[], Bindings]) -> str | None:
+    """``BlockSpec(a, b, ...)``: "old" (index_map first), "new", "unknown", or None (fewer
+    than two positional arguments). Literal kinds decide first; names are followed to what
+    they are bound to only when needed."""
     args = positional(call)
     if len(args) < 2:
-        return False
-    first, second = args[0].value, args[1].value
-    shape_like = (cst.Tuple, cst.List)
-    if isinstance(first, cst.Lambda):
-        return True
-    return isinstance(second, shape_like) and not isinstance(first, shape_like)
+        return None
+    first, second = (argument_kind(a.value, EMPTY) for a in args[:2])
+    if (first is None and second is None) or first == second:
+        known = bindings()
+        first, second = (argument_kind(a.value, known) for a in args[:2])
+    if first == INDEX_MAP or (second == SHAPE and first != SHAPE):
+        return "old"
+    if first == SHAPE or second == INDEX_MAP:
+        return "new"
+    return "unknown"
+
+
+EMPTY = Bindings()
 
 
 def dict_entries(node: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]] | None:
@@ -216,11 +338,18 @@ class UseFinder(cst.CSTVisitor):
 
     METADATA_DEPENDENCIES = (QualifiedNameProvider, PositionProvider)
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, module: cst.Module) -> None:
         super().__init__()
         self.path = path
+        self.module = module
         self.uses: list[Use] = []
         self.in_import = 0
+
+    @functools.cached_property
+    def bindings(self) -> Bindings:
+        found = Bindings()
+        self.module.visit(found)
+        return found
 
     def visit_Import(self, node: cst.Import) -> None:
         self.record_imports(node)
@@ -253,14 +382,28 @@ class UseFinder(cst.CSTVisitor):
         if self.in_import:
             return False
         for qname in qualified(node, self):
+            if qname in moved_members():
+                pos = self.get_metadata(PositionProvider, node).start
+                spelling, hint = moved_members()[qname]
+                self.uses.append(
+                    Use(self.path, pos.line, pos.column + 1, spelling, (), hint, False)
+                )
+                return True  # the enum's own name may have drifted too
             if qname in drifted_names():
                 self.uses.append(name_use(self.path, node, self, qname))
                 return False
         return True
 
     def visit_Call(self, node: cst.Call) -> None:
-        if is_call_to(node, self, "BlockSpec") and old_block_spec_order(node):
-            self.uses.append(form_use(self.path, node, self, BLOCK_SPEC_ORDER))
+        if is_call_to(node, self, "BlockSpec"):
+            order = block_spec_order(node, lambda: self.bindings)
+            if order == "old":
+                self.uses.append(form_use(self.path, node, self, BLOCK_SPEC_ORDER))
+            elif order == "unknown":
+                pos = self.get_metadata(PositionProvider, node).start
+                self.uses.append(
+                    Use(self.path, pos.line, pos.column + 1, ORDER_UNKNOWN, (), order_hint(), False)
+                )
         if is_call_to(node, self, "pallas_call"):
             if keyword(node, "f") is not None:
                 self.uses.append(form_use(self.path, keyword(node, "f"), self, F_KEYWORD))
@@ -270,7 +413,7 @@ class UseFinder(cst.CSTVisitor):
 
 
 def find_uses(path: str, module: cst.Module) -> list[Use]:
-    finder = UseFinder(path)
+    finder = UseFinder(path, module)
     # A freshly parsed module has no shared nodes: the wrapper's defensive deep copy (a second
     # tree in memory) is not needed.
     cst.MetadataWrapper(module, unsafe_skip_copy=True).visit(finder)

@@ -10,7 +10,8 @@ from typing import Any
 
 from packaging.version import Version
 
-from pallas_compat._facts import ALIASES, FEATURES, Location, release_ranges
+from pallas_compat import _facts
+from pallas_compat._facts import ALIASES, Location, release_ranges
 from probes._load import Snapshot
 
 PRESENT = ("present", "deprecated")
@@ -159,10 +160,10 @@ def import_failures(snapshots: list[Snapshot]) -> list[tuple[str, str, str]]:
 def compat_note(module: str, name: str) -> tuple[str, str]:
     """(what to write instead, what pallas_compat does about it) for one public name."""
     loc = f"{module}:{name}"
-    for feature in FEATURES:
+    for feature in _facts.FEATURES:
         if any(f"{place.module}:{place.attr}" == loc for place in feature.locations):
             does = "served by the shim namespaces and patch()"
-            if feature.renamed or feature.key in ("load", "store"):
+            if feature.migrated:
                 does += "; `pallas-compat migrate` rewrites it"
             return feature.hint, does
     entry = release_ranges()["names"].get(loc)

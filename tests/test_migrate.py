@@ -15,6 +15,7 @@ from packaging.version import Version
 from pallas_compat._errors import installed_jax
 from pallas_compat._migrate import MARKER, migrate_module
 from pallas_compat._source import find_uses
+from tests.test_source import BOUND
 
 FIXTURE = Path(__file__).parent / "fixtures" / "migrate" / "old_kernels.py"
 RNG = np.random.default_rng(3)
@@ -109,9 +110,41 @@ def test_names_jax_moved_follow_the_move() -> None:
         "from jax.experimental import pallas as pl\n"
         "from jax.experimental.pallas import tpu as pltpu\n"
         "pltpu.semaphore_signal(s, 1)\n"
-        "pltpu.repeat(x, 2, axis=0)\n"
     )
     out = migrate_module(cst.parse_module(source), "0.12.0.1").code
-    assert "\npl.semaphore_signal(s, 1)\n" in out
-    assert "pltpu.repeat(x, 2, axis=0)  # pallas-compat: pltpu.repeat is not in JAX 0.12.0.1" in out
-    assert "use jnp.tile instead" in out
+    assert "\npl.semaphore_signal(s, 1)\n" in out and MARKER not in out
+
+
+def test_migrate_swaps_only_the_bound_old_order() -> None:
+    out = migrate_module(cst.parse_module(BOUND), "0.12.0.1").code
+    assert "old_named = pl.BlockSpec(block_shape(8, 128), index_map)" in out
+    assert "old_bound = pl.BlockSpec(tile, index_map)" in out
+    assert "new_named = pl.BlockSpec(block_shape(8, 128), index_map)" in out
+    assert "    return pl.BlockSpec(a, b)\n" in out
+
+
+def test_dict_params_bound_to_a_variable_convert_when_they_run() -> None:
+    """``compiler_params=dict(mosaic=mosaic_params)`` (JAX 0.4.30's splash attention)."""
+    source = (
+        "from jax.experimental import pallas as pl\n"
+        "f = pl.pallas_call(k, out_shape=s, compiler_params=dict(mosaic=mosaic_params))\n"
+        "g = pl.pallas_call(k, out_shape=s, compiler_params={'triton': params})\n"
+    )
+    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    assert "compiler_params=pltpu.CompilerParams(**mosaic_params))" in out
+    assert "compiler_params=pltriton.CompilerParams(**params))" in out
+    assert "from jax.experimental.pallas import tpu as pltpu" in out and MARKER not in out
+
+
+def test_a_note_follows_the_authors_comment_on_a_multi_line_statement() -> None:
+    source = (
+        "from jax.experimental import pallas as pl\n"
+        "y = pl.atomic_add(\n"
+        "    x_ref, idx, v, mask=m)  # accumulate the tile\n"
+    )
+    out = migrate_module(cst.parse_module(source), "0.4.30").code  # nothing to rewrite to
+    assert out == source  # works there: untouched
+    marked = migrate_module(
+        cst.parse_module(source.replace("atomic_add", "no_such")), "0.12.0.1"
+    ).code
+    assert "# accumulate the tile" in marked

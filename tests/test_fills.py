@@ -1,0 +1,79 @@
+"""pallas_compat._fills: every spelling of a renamed or moved API is one object everywhere."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from pallas_compat import _api, _fills
+from pallas_compat._errors import PallasCompatError
+from pallas_compat._facts import NAMESPACE_OF, renames
+from pallas_compat._resolve import find
+from pallas_compat._warnings import PallasCompatDeprecationWarning, forget_warnings
+
+
+def spellings() -> list[tuple[str, str, str]]:
+    """(feature title, namespace, name) for every public spelling of every rename."""
+    found = []
+    for feature in renames():
+        for loc in feature.locations:
+            if not loc.private and loc.module in NAMESPACE_OF:
+                found.append((feature.title, NAMESPACE_OF[loc.module], loc.attr))
+    return found
+
+
+@pytest.mark.parametrize(("title", "alias", "name"), spellings(), ids=lambda v: str(v))
+def test_each_spelling_serves_whichever_name_this_jax_has(
+    title: str, alias: str, name: str
+) -> None:
+    feature = next(f for f in renames() if f.title == title)
+    natives = [
+        find(loc)[1] for loc in feature.locations if find(loc)[0] in ("present", "deprecated")
+    ]
+    space = _api.namespace(alias)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            served = getattr(space, name)
+        except PallasCompatError:
+            assert natives == [], f"{alias}.{name}: this JAX has {title} but the shim refuses it"
+            return
+    assert natives, f"{alias}.{name} served although this JAX has no spelling of {title}"
+    target = getattr(served, "__wrapped__", served)  # a back-filled function wraps the native
+    native = getattr(target, "__native__", target)  # an old enum name is a view of the native
+    assert any(native is n or target is n for n in natives)
+
+
+def test_an_old_name_warns_once_with_the_new_spelling_a_new_name_never_warns() -> None:
+    feature = next(f for f in renames() if f.title.startswith("pltpu.semaphore_signal"))
+    old, new = (
+        feature.locations
+    )  # pltpu.semaphore_signal (to 0.10.2), pl.semaphore_signal (0.6.0 on)
+    has_old, has_new = (find(loc)[0] in ("present", "deprecated") for loc in (old, new))
+    for loc, alias in ((old, "pltpu"), (new, "pl")):
+        _api.namespace(alias).__dict__.pop(loc.attr, None)
+    forget_warnings()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        served_old = getattr(_api.namespace("pltpu"), old.attr)
+        served_new = getattr(_api.namespace("pl"), new.attr)
+    ours = [
+        str(w.message) for w in caught if issubclass(w.category, PallasCompatDeprecationWarning)
+    ]
+    assert getattr(served_old, "__wrapped__", served_old) is served_new
+    if has_old:  # the old name is native (JAX may warn itself); the new one is filled if need be
+        assert ours == []
+    else:
+        assert has_new and ours == [
+            "pltpu.semaphore_signal is gone from the installed JAX; pallas-compat serves it. "
+            "Write: pl.semaphore_signal"
+        ]
+
+
+def test_tile_along_is_side_by_side_copies() -> None:
+    import numpy as np
+
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(np.asarray(_fills.tile_along(x, 3, 1)), np.tile(x, (1, 3)))
+    np.testing.assert_array_equal(np.asarray(_fills.tile_along(x, 2, 0)), np.tile(x, (2, 1)))
