@@ -483,6 +483,14 @@ LEGACY_DICT_KEYS: dict[str, frozenset[str]] = {
 #: Old spellings of the dict keys.
 LEGACY_DICT_ALIASES: dict[str, str] = {"mosaic_params": "mosaic"}
 
+#: ``pallas_call(backend=...)`` (0.4.35 to 0.9.0.1) -> the compiler-params dict key that picks
+#: the same lowering after it went (the type of ``compiler_params`` chooses the backend).
+CALL_BACKENDS: dict[str, str] = {
+    "mosaic_tpu": "mosaic",
+    "triton": "triton",
+    "mosaic_gpu": "mosaic_gpu",
+}
+
 
 #: Call forms JAX stopped (or started) accepting, by the text people wrote -> what to write
 #: instead; the releases that accept each are in ``release_ranges.json``.
@@ -491,6 +499,25 @@ CALL_FORMS: dict[str, str] = {
     "pallas_call(f=...)": "pl.pallas_call(kernel, ...)",
     'compiler_params={"mosaic": {...}}': "compiler_params=pltpu.CompilerParams(...)",
     "jax.experimental.pallas.gpu": "jax.experimental.pallas.triton",
+}
+
+
+#: What to write for a ``pallas_call`` keyword that some release lacks (the releases of each
+#: keyword are scanned); a keyword not listed here is described by its releases alone.
+CALL_KEYWORDS: dict[str, str] = {
+    "backend": "compiler_params=pltriton.CompilerParams() / plgpu.CompilerParams(): the "
+    "params' type picks the backend",
+    "scratch_shapes": "grid_spec=pltpu.PrefetchScalarGridSpec(num_scalar_prefetch=0, "
+    "scratch_shapes=...) on releases before it",
+    "kernel": "pl.pallas_call(kernel, ...) (positional)",
+}
+
+
+#: Keyword arguments JAX renamed on a function, old -> new; the shim passes whichever the
+#: installed function takes (looked up in its signature).
+KEYWORD_RENAMES: dict[tuple[str, str], dict[str, str]] = {
+    (PL, "kernel"): {"out_shape": "out_type", "scratch_shapes": "scratch_types"},
+    (MOSAIC_GPU, "kernel"): {"out_shape": "out_type", "scratch_shapes": "scratch_types"},
 }
 
 

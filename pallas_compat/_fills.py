@@ -18,6 +18,7 @@ from pallas_compat._errors import missing
 from pallas_compat._facts import (
     FEATURES_BY_KEY,
     GPU_LEGACY,
+    KEYWORD_RENAMES,
     MEMBER_MOVES,
     MOSAIC_GPU,
     NAMESPACE_OF,
@@ -116,6 +117,41 @@ def native_in(alias: str, name: str) -> Any:
     return None
 
 
+def keywords_either_way(fn: Callable[..., Any], renames: dict[str, str]) -> Callable[..., Any]:
+    """``fn`` taking the old and the new spelling of each renamed keyword."""
+    try:
+        takes = set(inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        return fn
+    wanted = {old: new for old, new in renames.items() if new in takes and old not in takes}
+    wanted |= {new: old for old, new in renames.items() if old in takes and new not in takes}
+    if not wanted:
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return fn(*args, **{wanted.get(k, k): v for k, v in kwargs.items()})
+
+    return call
+
+
+def renamed_keyword_fills(alias: str) -> dict[str, Fill]:
+    """Functions whose keywords JAX renamed (``pl.kernel(out_shape=)`` -> ``out_type=``)."""
+    fills: dict[str, Fill] = {}
+    for (module, name), keywords in KEYWORD_RENAMES.items():
+        if NAMESPACE_OF.get(module) != alias:
+            continue
+
+        def build(name: str = name, keywords: dict[str, str] = keywords) -> Any:
+            fn = native_in(alias, name)
+            if fn is None:
+                raise AttributeError(f"module {alias!r} has no attribute {name!r} on this JAX")
+            return keywords_either_way(fn, keywords)
+
+        fills[name] = build
+    return fills
+
+
 def renamed_fills(alias: str) -> dict[str, Fill]:
     """Every spelling of every renamed or moved API that lives in this namespace: the native
     object where JAX has that name, else the same API under its other name (an old name
@@ -155,6 +191,7 @@ def scratch_grid_spec(**kwargs: Any) -> Any:
 def pl_fills() -> dict[str, Fill]:
     fills: dict[str, Fill] = {
         **renamed_fills("pl"),
+        **renamed_keyword_fills("pl"),
         "pallas_call": lambda: shim("_pallas_call").make_pallas_call(
             native(PL, "pallas_call"), scratch_grid_spec
         ),
@@ -211,6 +248,7 @@ def triton_fills() -> dict[str, Fill]:
 def mosaic_gpu_fills() -> dict[str, Fill]:
     return {
         **renamed_fills("plmgpu"),
+        **renamed_keyword_fills("plmgpu"),
         "InterpretGPUParams": feature_object("gpu_simulator", "plmgpu.InterpretGPUParams"),
     }
 

@@ -11,7 +11,9 @@ from libcst.metadata import QualifiedNameProvider
 
 from pallas_compat._facts import (
     ALIASES,
+    CALL_BACKENDS,
     CALL_FORMS,
+    CALL_KEYWORDS,
     FEATURES_BY_KEY,
     GPU_LEGACY,
     MEMBER_MOVES,
@@ -46,7 +48,11 @@ MARKER = "# pallas-compat:"
 TRITON_LOAD = Location(TRITON, "load")
 TRITON_STORE = Location(TRITON, "store")
 TPU_REPEAT = Location(TPU, "repeat")
-PARAMS_FEATURE = {"mosaic": "tpu_compiler_params", "triton": "triton_compiler_params"}
+PARAMS_FEATURE = {
+    "mosaic": "tpu_compiler_params",
+    "triton": "triton_compiler_params",
+    "mosaic_gpu": "mosaic_gpu_compiler_params",
+}
 DSLICE = frozenset({f"{PL}.dslice", f"{PL}.ds"})
 LOAD_KEYWORDS = frozenset({"mask", "other", "cache_modifier", "eviction_policy", "volatile"})
 
@@ -381,12 +387,42 @@ class Migrator(cst.CSTTransformer):
         self.mark(f"pl.store is not in JAX {self.target}: {drifted_names()[f'{PL}.store'].hint}")
         return call
 
+    def migrate_backend(self, updated: cst.Call, args: list[cst.Arg]) -> list[cst.Arg]:
+        """``backend="triton"`` where ``pallas_call`` lost it -> ``compiler_params=`` of that
+        backend's type (which picks the lowering), or nothing for Mosaic TPU."""
+        backend = keyword(updated, "backend")
+        if backend is None or works_in(pallas_call_keyword_releases("backend"), self.target):
+            return args
+        value = backend.value
+        key = (
+            CALL_BACKENDS.get(value.evaluated_value)
+            if isinstance(value, cst.SimpleString)
+            else None
+        )
+        new = self.replacement_params(key) if key and key != "mosaic" else None
+        if key is None or (key != "mosaic" and new is None):
+            self.mark(
+                f"pallas_call(backend=...) is not taken by JAX {self.target}: {CALL_KEYWORDS['backend']}"
+            )
+            return args
+        index = args.index(backend)
+        args.pop(index)
+        if new is not None and keyword(updated, "compiler_params") is None:
+            made = cst.Call(attr(f"{self.alias_for(new.module)}.{new.attr}"))
+            args.insert(
+                index, keyword_arg("compiler_params", made).with_changes(comma=backend.comma)
+            )
+        elif index and index == len(args):  # it was last: the new last argument keeps its comma
+            args[-1] = args[-1].with_changes(comma=backend.comma)
+        return args
+
     def migrate_pallas_call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
         args = list(updated.args)
         f = keyword(updated, "f")
         if f is not None and not self.form_works(F_KEYWORD):
             args.remove(f)
             args.insert(0, cst.Arg(f.value, comma=f.comma))
+        args = self.migrate_backend(updated, args)
         current = keyword(original, "compiler_params")
         if current is None or dict_entries(current.value) is None or self.form_works(DICT_PARAMS):
             return updated.with_changes(args=args)

@@ -13,6 +13,7 @@ from typing import Any
 
 from pallas_compat import _compiler_params
 from pallas_compat._errors import RefusedArgumentError, installed_jax
+from pallas_compat._facts import CALL_BACKENDS
 from pallas_compat._warnings import warn_once
 
 #: Keyword arguments that only steer scheduling or labels: dropped (with a warning) where the
@@ -47,6 +48,8 @@ def make_pallas_call(
                         "pallas_call_f", "pallas_call(f=...) is old; write pallas_call(kernel, ...)"
                     )
                 kwargs[kernel_name] = kwargs.pop(old)
+        if "backend" in kwargs and "backend" not in accepted:
+            kwargs = backend_as_params(kwargs)
         if "compiler_params" in kwargs:
             kwargs["compiler_params"] = _compiler_params.normalize(
                 kwargs["compiler_params"], accepts_dicts=accepts_dicts
@@ -72,6 +75,31 @@ def make_pallas_call(
         return native(*args, **kwargs)
 
     return pallas_call
+
+
+def backend_as_params(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``backend="triton"`` where ``pallas_call`` lost it: the backend's empty CompilerParams,
+    whose type picks the same lowering (Mosaic TPU is the only TPU lowering: nothing to pick)."""
+    backend = kwargs.pop("backend")
+    if backend is None:
+        return kwargs
+    if backend not in CALL_BACKENDS:
+        raise RefusedArgumentError(
+            f"pallas_call(backend={backend!r}): JAX knew {', '.join(map(repr, CALL_BACKENDS))}"
+        )
+    key = CALL_BACKENDS[backend]
+    if key != "mosaic" and _compiler_params.params_class(key) is None:
+        raise RefusedArgumentError(
+            f"pallas_call(backend={backend!r}): JAX {installed_jax()} has no such backend"
+        )
+    warn_once(
+        "pallas_call:backend",
+        f"pallas_call(backend=...) is not known to JAX {installed_jax()}; pallas-compat passes "
+        "the backend's CompilerParams instead, which pick the same lowering",
+    )
+    if kwargs.get("compiler_params") is None and key != "mosaic":
+        kwargs["compiler_params"] = {key: {}}
+    return kwargs
 
 
 def with_scratch_grid_spec(

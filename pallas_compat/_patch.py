@@ -10,11 +10,18 @@ from typing import Any
 
 from pallas_compat import _resolve
 from pallas_compat._errors import PallasCompatError
-from pallas_compat._facts import PL, TRITON
+from pallas_compat._facts import KEYWORD_RENAMES, PL, TRITON
 
 #: Fills that replace a name JAX has, because they accept more call forms than JAX does.
 ADAPTERS = frozenset(
-    {"pallas_call", "BlockSpec", "CompilerParams", "TPUCompilerParams", "TritonCompilerParams"}
+    {
+        "pallas_call",
+        "BlockSpec",
+        "CompilerParams",
+        "TPUCompilerParams",
+        "TritonCompilerParams",
+        *(name for _, name in KEYWORD_RENAMES),
+    }
 )
 
 _ABSENT = _resolve._MISSING
@@ -54,7 +61,7 @@ def install_all() -> None:
                 continue
             try:
                 value = getattr(space, name)
-            except PallasCompatError:
+            except (PallasCompatError, AttributeError):  # this JAX cannot have it at all
                 continue
             install(target, name, value)
     triton = namespace("pltriton")

@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 from pallas_compat._facts import FEATURES, Feature, Location
+from pallas_compat._namespace import Namespace
 
 
 class Resolution(str, enum.Enum):
@@ -68,7 +69,7 @@ def find(loc: Location) -> tuple[str, Any]:
     """(state, object) without triggering a deprecation warning; state is one of ``present``,
     ``deprecated``, ``removed``, ``absent`` or ``module does not import``."""
     module = import_optional(loc.module)
-    if module is None:
+    if module is None or isinstance(module, Namespace):  # patch() put the shim there
         return "module does not import", _MISSING
     entry = deprecation_table(module).get(loc.attr)
     if entry is not None:

@@ -20,6 +20,7 @@ from libcst.metadata import PositionProvider, QualifiedNameProvider
 from pallas_compat import _facts
 from pallas_compat._facts import (
     CALL_FORMS,
+    CALL_KEYWORDS,
     FEATURES_BY_KEY,
     GPU_LEGACY,
     MEMBER_MOVES,
@@ -28,6 +29,7 @@ from pallas_compat._facts import (
     Location,
     call_form_releases,
     describe,
+    pallas_call_keyword_releases,
     release_ranges,
     scanned_releases,
     works_in,
@@ -314,6 +316,19 @@ def form_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, form:
     return Use(path, pos.line, pos.column + 1, form, spans, CALL_FORMS[form])
 
 
+def keyword_use(path: str, arg: cst.Arg, visitor: cst.MetadataDependent) -> Use | None:
+    """``pallas_call(name=...)`` where some scanned release lacks the keyword."""
+    name = arg.keyword.value if arg.keyword else ""
+    spans = pallas_call_keyword_releases(name)
+    if not spans or spans == [[scanned_releases()[0], scanned_releases()[-1]]]:
+        return None
+    hint = CALL_KEYWORDS.get(name, f"pallas_call({name}=...) exists in JAX {describe(spans)}")
+    pos = visitor.get_metadata(PositionProvider, arg).start
+    return Use(
+        path, pos.line, pos.column + 1, f"pallas_call({name}=...)", tuple(map(tuple, spans)), hint
+    )
+
+
 def name_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, qname: str) -> Use:
     drift = drifted_names()[qname]
     pos = visitor.get_metadata(PositionProvider, node).start
@@ -407,6 +422,11 @@ class UseFinder(cst.CSTVisitor):
         if is_call_to(node, self, "pallas_call"):
             if keyword(node, "f") is not None:
                 self.uses.append(form_use(self.path, keyword(node, "f"), self, F_KEYWORD))
+            for arg in node.args:
+                if arg.keyword is not None and arg.keyword.value not in ("f", "compiler_params"):
+                    use = keyword_use(self.path, arg, self)
+                    if use is not None:
+                        self.uses.append(use)
             params = keyword(node, "compiler_params")
             if params is not None and dict_entries(params.value) is not None:
                 self.uses.append(form_use(self.path, params, self, DICT_PARAMS))

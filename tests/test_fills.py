@@ -14,13 +14,19 @@ from pallas_compat._warnings import PallasCompatDeprecationWarning, forget_warni
 
 
 def spellings() -> list[tuple[str, str, str]]:
-    """(feature title, namespace, name) for every public spelling of every rename."""
+    """(feature title, namespace, name) for every public spelling of every rename that the
+    generic fill serves (an adapter such as ``pltpu.CompilerParams``, or a stand-in where JAX
+    has none, has tests of its own)."""
     found = []
     for feature in renames():
         for loc in feature.locations:
-            if not loc.private and loc.module in NAMESPACE_OF:
-                found.append((feature.title, NAMESPACE_OF[loc.module], loc.attr))
-    return found
+            alias = NAMESPACE_OF.get(loc.module)
+            if loc.private or alias is None:
+                continue
+            fill = _api.namespace(alias).__dict__["_fills"].get(loc.attr)
+            if fill is not None and fill.__qualname__.startswith("renamed_fills."):
+                found.append((feature.title, alias, loc.attr))
+    return sorted(set(found))
 
 
 @pytest.mark.parametrize(("title", "alias", "name"), spellings(), ids=lambda v: str(v))
@@ -77,3 +83,25 @@ def test_tile_along_is_side_by_side_copies() -> None:
     x = np.arange(6.0).reshape(2, 3)
     np.testing.assert_array_equal(np.asarray(_fills.tile_along(x, 3, 1)), np.tile(x, (1, 3)))
     np.testing.assert_array_equal(np.asarray(_fills.tile_along(x, 2, 0)), np.tile(x, (2, 1)))
+
+
+def test_renamed_keywords_reach_the_function_by_its_own_names() -> None:
+    """``pl.kernel(out_shape=..., scratch_shapes=...)`` -> ``out_type=``/``scratch_types=``
+    where the installed function took the new names, and back where it takes the old."""
+
+    def new_kernel(body, out_type=(), *, scratch_types=(), mesh=None):
+        return out_type, scratch_types
+
+    def old_kernel(body, out_shape, *, scratch_shapes=()):
+        return out_shape, scratch_shapes
+
+    renames = {"out_shape": "out_type", "scratch_shapes": "scratch_types"}
+    new = _fills.keywords_either_way(new_kernel, renames)
+    assert (
+        new(None, out_shape=1, scratch_shapes=2) == (1, 2) == new(None, out_type=1, scratch_types=2)
+    )
+    old = _fills.keywords_either_way(old_kernel, renames)
+    assert (
+        old(None, out_type=1, scratch_types=2) == (1, 2) == old(None, out_shape=1, scratch_shapes=2)
+    )
+    assert _fills.keywords_either_way(len, renames) is len  # nothing to rename: the function

@@ -148,3 +148,20 @@ def test_a_note_follows_the_authors_comment_on_a_multi_line_statement() -> None:
         cst.parse_module(source.replace("atomic_add", "no_such")), "0.12.0.1"
     ).code
     assert "# accumulate the tile" in marked
+
+
+def test_backend_keyword_becomes_the_backends_params() -> None:
+    source = (
+        "from jax.experimental import pallas as pl\n"
+        'a = pl.pallas_call(k, out_shape=s, backend="triton")\n'
+        'b = pl.pallas_call(k, out_shape=s, backend="mosaic_tpu", interpret=True)\n'
+        "c = pl.pallas_call(k, out_shape=s, backend=which)\n"
+    )
+    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    assert "a = pl.pallas_call(k, out_shape=s, compiler_params=pltriton.CompilerParams())\n" in out
+    assert "b = pl.pallas_call(k, out_shape=s, interpret=True)\n" in out
+    assert "backend=which)  # pallas-compat: pallas_call(backend=...) is not taken" in out
+    assert migrate_module(cst.parse_module(source), "0.6.2").code == source
+    (use,) = [u for u in find_uses("b.py", cst.parse_module(source)) if u.line == 2]
+    assert use.api == "pallas_call(backend=...)" and use.breaks_on("0.12.0.1")
+    assert not use.breaks_on("0.6.2") and use.breaks_on("0.4.30")

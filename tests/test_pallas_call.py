@@ -34,3 +34,59 @@ def test_interpret_mode_names_are_accepted() -> None:
     np.testing.assert_array_equal(np.asarray(out), 2.0 * x)
     with pytest.raises(ValueError, match="not one of"):
         pl.pallas_call(double, out_shape=OUT, interpret="fast")
+
+
+def captured_call(signature_of: object) -> tuple[object, dict[str, object]]:
+    """The shim's pallas_call over a stand-in with ``signature_of``'s parameters, and what the
+    stand-in was called with."""
+    import functools
+
+    from pallas_compat._pallas_call import make_pallas_call
+
+    seen: dict[str, object] = {}
+
+    @functools.wraps(signature_of)  # type: ignore[arg-type]
+    def native(*args: object, **kwargs: object) -> str:
+        seen.update(kwargs)
+        return "called"
+
+    return make_pallas_call(native, None), seen
+
+
+@pytest.mark.filterwarnings("ignore::pallas_compat.PallasCompatDeprecationWarning")
+@pytest.mark.parametrize(
+    ("backend", "params"),
+    [("triton", "triton"), ("mosaic_gpu", "mosaic_gpu"), ("mosaic_tpu", None), (None, None)],
+)
+def test_backend_keyword_becomes_the_backends_params(
+    backend: str | None, params: str | None
+) -> None:
+    """``pallas_call(backend="triton")`` (0.4.35-0.9.0.1) on a pallas_call without it: the
+    backend's CompilerParams type picks the same lowering."""
+    from pallas_compat._compiler_params import BACKEND_FEATURES, params_class
+    from pallas_compat._facts import FEATURES_BY_KEY
+    from pallas_compat._resolve import resolve
+
+    def without_backend(kernel, out_shape, *, compiler_params=None, interpret=False): ...
+
+    call, seen = captured_call(without_backend)
+    if params is not None and params_class(params) is None:  # e.g. no Mosaic GPU on 0.4.30
+        with pytest.raises(pallas_compat.RefusedArgumentError, match="has no such backend"):
+            call(double, out_shape=OUT, backend=backend)
+        return
+    assert call(double, out_shape=OUT, backend=backend) == "called"
+    assert "backend" not in seen
+    if params is None:
+        assert seen.get("compiler_params") is None
+        return
+    native = resolve(FEATURES_BY_KEY[BACKEND_FEATURES[params]]).obj
+    made = seen["compiler_params"]
+    assert isinstance(made, native) if native is not None else made == {params: {}}, made
+
+
+def test_an_unknown_backend_is_refused() -> None:
+    def without_backend(kernel, out_shape, *, compiler_params=None): ...
+
+    call, _ = captured_call(without_backend)
+    with pytest.raises(pallas_compat.RefusedArgumentError, match="backend='cuda'"):
+        call(double, out_shape=OUT, backend="cuda")
