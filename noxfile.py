@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import nox
+from packaging.version import Version
 
 ROOT = Path(__file__).parent
 sys.path.insert(0, str(ROOT))
@@ -25,7 +26,7 @@ from probes._matrix import MatrixError, load_matrix  # noqa: E402
 nox.needs_version = ">=2026.10.20"
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
-nox.options.sessions = ["probe", "kernels", "report"]
+nox.options.sessions = ["probe", "kernels", "corpus", "report"]
 
 try:
     MATRIX = load_matrix(ROOT / "jax-matrix.json")
@@ -38,6 +39,10 @@ OLDEST, NEWEST = MATRIX.default[0], MATRIX.default[-1]
 TESTS = (OLDEST, "0.6.2", NEWEST)
 SNAPSHOTS = ROOT / "reports" / "snapshots"
 KERNELS = ROOT / "reports" / "kernels"
+CORPUS = ROOT / "reports" / "corpus"
+#: Releases whose own shipped kernels (jax/experimental/pallas/ops) make the real-kernel corpus:
+#: each runs natively on itself and through patch / shim / migrate on every release after it.
+CORPUS_FROM = ("0.4.30", "0.4.35", "0.6.2", "0.9.2", NEWEST)
 
 
 def per_release(releases: tuple[str, ...]) -> list[nox.param]:
@@ -122,6 +127,22 @@ def kernels(session: nox.Session, jax: str) -> None:
     session.run(
         "python", "-m", "kernels", "--out", str(KERNELS / f"jax-{jax}.json"), *session.posargs
     )
+
+
+@nox.session(tags=["corpus"], allow_parallel=True)
+@nox.parametrize("python,jax", per_release(tuple(sorted({*RELEASES, *CORPUS_FROM}, key=Version))))
+def corpus(session: nox.Session, jax: str) -> None:
+    """JAX's own kernels of CORPUS_FROM on this release: reports/corpus/jax-X.json."""
+    marker = imports_marker(session)
+    install_jax(session, jax, also=undeclared(marker))
+    if not marker.exists():  # fresh: find what JAX imports without declaring it
+        found = session.run("python", "-m", "probes.imports", silent=True)
+        marker.write_text(found.strip().splitlines()[-1])
+        install_jax(session, jax, also=undeclared(marker))
+    fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", ",".join(CORPUS_FROM)]
+    session.run(*fetch, external=True)  # nox's own Python has pip; the venv may not
+    CORPUS.mkdir(parents=True, exist_ok=True)
+    session.run("python", "-m", "kernels.corpus", "--out", str(CORPUS / f"jax-{jax}.json"))
 
 
 @nox.session(tags=["report"])

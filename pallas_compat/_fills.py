@@ -200,7 +200,7 @@ def pl_fills() -> dict[str, Fill]:
             name: native_or(PL, name, lambda name=name: getattr(shim("_block_spec"), name))
             for name in ("Unblocked", "unblocked", "blocked", "Element", "Squeezed", "squeezed")
         },
-        "CostEstimate": native_or(PL, "CostEstimate", lambda: CostEstimate),
+        "CostEstimate": cost_estimate_class,
     }
     for key in ("load", "store", "swap", "dot", "max_contiguous"):
         fills[key] = old_signature(PL, key, key)
@@ -267,6 +267,27 @@ class GridDimensionSemantics(str, enum.Enum):
 
     PARALLEL = "parallel"
     ARBITRARY = "arbitrary"
+
+
+def whole_numbers(
+    args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """Counts given as floats (what ``Compiled.cost_analysis()`` returns) made ints: newer
+    CostEstimates refuse floats ("All fields in CostEstimate must be ints")."""
+
+    def whole(value: Any) -> Any:
+        return int(value) if isinstance(value, float) else value
+
+    return tuple(whole(a) for a in args), {k: whole(v) for k, v in kwargs.items()}
+
+
+def cost_estimate_class() -> Any:
+    """``pl.CostEstimate`` taking float counts, as JAX 0.4.35's own kernels pass them; a
+    stand-in before it existed."""
+    native = native_in("pl", "CostEstimate")
+    if native is None:
+        return CostEstimate
+    return shim("_facade").facade(native, whole_numbers)
 
 
 class CostEstimate:

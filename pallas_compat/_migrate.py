@@ -68,8 +68,10 @@ def standalone(expr: cst.BaseExpression) -> cst.BaseExpression:
 def subscript(value: cst.BaseExpression, index: cst.BaseExpression) -> cst.Subscript:
     """``value[index]``, spreading a tuple literal into ``value[a, b]`` (not one with a
     ``*starred`` part, which stays a tuple: ``value[(*a, b)]``)."""
-    spread = isinstance(index, cst.Tuple) and not any(
-        isinstance(e, cst.StarredElement) for e in index.elements
+    spread = (
+        isinstance(index, cst.Tuple)
+        and bool(index.elements)  # ``ref[()]`` stays: ``ref[]`` is no Python
+        and not any(isinstance(e, cst.StarredElement) for e in index.elements)
     )
     parts = [e.value for e in index.elements] if spread else [index]
     return cst.Subscript(standalone(value), [cst.SubscriptElement(cst.Index(p)) for p in parts])

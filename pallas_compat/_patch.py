@@ -17,6 +17,7 @@ ADAPTERS = frozenset(
     {
         "pallas_call",
         "BlockSpec",
+        "CostEstimate",
         "CompilerParams",
         "TPUCompilerParams",
         "TritonCompilerParams",
@@ -64,6 +65,7 @@ def install_all() -> None:
             except (PallasCompatError, AttributeError):  # this JAX cannot have it at all
                 continue
             install(target, name, value)
+    install_cost_analysis()
     triton = namespace("pltriton")
     for module_name in (TRITON, f"{PL}.gpu"):
         if module_name not in sys.modules and not _importable(module_name):
@@ -72,6 +74,32 @@ def install_all() -> None:
             parent = sys.modules[PL]
             attr = module_name.rpartition(".")[2]
             install(parent, attr, triton)
+
+
+class CostAnalysis(dict):  # type: ignore[type-arg]
+    """``Compiled.cost_analysis()`` as one dict (newer JAX) that old code may still index as
+    the one-element list older JAX returned: ``cost[0]["flops"]``."""
+
+    def __getitem__(self, key: Any) -> Any:
+        if key == 0 and 0 not in self:
+            return self
+        return super().__getitem__(key)
+
+
+def install_cost_analysis() -> None:
+    """Old TPU kernels build cost estimates from ``compiled.cost_analysis()[0]``."""
+    import functools
+
+    import jax.stages
+
+    native = jax.stages.Compiled.cost_analysis
+
+    @functools.wraps(native)
+    def cost_analysis(self: Any) -> Any:
+        result = native(self)
+        return CostAnalysis(result) if isinstance(result, dict) else result
+
+    install(jax.stages.Compiled, "cost_analysis", cost_analysis)  # type: ignore[arg-type]
 
 
 def install(module: types.ModuleType, name: str, value: Any) -> None:

@@ -10,9 +10,10 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from probes import SCHEMA
-from probes._shape import KERNEL_RESULTS, SNAPSHOT, ShapeError, check
+from probes._shape import CORPUS_RESULTS, KERNEL_RESULTS, SNAPSHOT, Shape, ShapeError, check
 
 KERNELS_SCHEMA = "pallas-compat/kernels/1"
+CORPUS_SCHEMA = "pallas-compat/corpus/1"
 
 
 class InputError(Exception):
@@ -86,21 +87,32 @@ def load_snapshots(folder: Path) -> list[Snapshot]:
 
 def load_kernel_results(folder: Path | None) -> dict[str, dict[str, Any]]:
     """release -> results document, from ``python -m kernels --out`` files (may be absent)."""
+    return load_results(folder, KERNELS_SCHEMA, KERNEL_RESULTS, "kernel results")
+
+
+def load_corpus_results(folder: Path | None) -> dict[str, dict[str, Any]]:
+    """release -> corpus document, from ``python -m kernels.corpus --out`` files."""
+    return load_results(folder, CORPUS_SCHEMA, CORPUS_RESULTS, "corpus results")
+
+
+def load_results(
+    folder: Path | None, schema: str, shape: Shape, what: str
+) -> dict[str, dict[str, Any]]:
     if folder is None or not folder.is_dir():
         return {}
     found: dict[str, dict[str, Any]] = {}
     for path in sorted(folder.glob("jax-*.json")):
         data = read_json(path)
-        if not isinstance(data, dict) or data.get("schema") != KERNELS_SCHEMA:
-            raise InputError(f"{path}: not kernel results of schema {KERNELS_SCHEMA}")
+        if not isinstance(data, dict) or data.get("schema") != schema:
+            raise InputError(f"{path}: not {what} of schema {schema}")
         try:
-            check(data, KERNEL_RESULTS)
+            check(data, shape)
             Version(data["jax"])
         except ShapeError as exc:
-            raise InputError(f"{path}: not valid kernel results: {exc}") from None
+            raise InputError(f"{path}: not valid {what}: {exc}") from None
         except InvalidVersion:
             raise InputError(f"{path}: names no JAX release ({data['jax']!r})") from None
         if data["jax"] in found:
-            raise InputError(f"{path}: a second kernel result of JAX {data['jax']}")
+            raise InputError(f"{path}: a second {what} file of JAX {data['jax']}")
         found[data["jax"]] = data
     return found

@@ -10,7 +10,15 @@ from pathlib import Path
 
 from pallas_compat._atomic import unwritable, write_all
 from probes import _changes, _report
-from probes._load import InputError, Snapshot, load_kernel_results, load_snapshot, load_snapshots
+from probes._corpus_report import corpus
+from probes._load import (
+    InputError,
+    Snapshot,
+    load_corpus_results,
+    load_kernel_results,
+    load_snapshot,
+    load_snapshots,
+)
 from probes._matrix import MatrixError, load_matrix
 
 TITLE = "Pallas API drift across JAX releases"
@@ -69,6 +77,9 @@ def report(argv: Sequence[str]) -> int:
         if s.data["environment"].get("undeclared_dependencies")
     }
     sections = _report.build(snapshots, results, skipped, undeclared)
+    corpus_results = load_corpus_results(args.snapshots.parent / "corpus")
+    if corpus_results:  # before the skipped releases, after the chapter's kernels
+        sections.insert(len(sections) - 1, corpus(corpus_results))
     markdown = _report.markdown(TITLE, releases, sections)
     page = _report.page(TITLE, releases, sections)
     try:  # both or neither: the two pages never describe different snapshots

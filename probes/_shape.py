@@ -90,3 +90,10 @@ def check(value: Any, shape: Shape, where: str = "") -> None:
         return
     if not isinstance(value, shape) or (shape is not bool and isinstance(value, bool)):
         raise ShapeError(f"{where} is not {_type_name(shape)}")
+
+
+CORPUS_RESULTS: Shape = {
+    "schema": str,
+    "jax": str,
+    "results": [{"from": str, "kernel": str, "route": str, "status": str, "detail?": str}],
+}

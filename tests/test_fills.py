@@ -8,7 +8,7 @@ import pytest
 
 from pallas_compat import _api, _fills
 from pallas_compat._errors import PallasCompatError
-from pallas_compat._facts import NAMESPACE_OF, renames
+from pallas_compat._facts import NAMESPACE_OF, PL, Location, renames
 from pallas_compat._resolve import find
 from pallas_compat._warnings import PallasCompatDeprecationWarning, forget_warnings
 
@@ -105,3 +105,14 @@ def test_renamed_keywords_reach_the_function_by_its_own_names() -> None:
         old(None, out_type=1, scratch_types=2) == (1, 2) == old(None, out_shape=1, scratch_shapes=2)
     )
     assert _fills.keywords_either_way(len, renames) is len  # nothing to rename: the function
+
+
+def test_cost_estimate_takes_the_float_counts_cost_analysis_gives() -> None:
+    """JAX 0.4.35's TPU flash attention passes ``cost_analysis()["flops"]`` (a float) on."""
+    made = _api.namespace("pl").CostEstimate(flops=3.0, transcendentals=1, bytes_accessed=2.0)
+    native = find(Location(PL, "CostEstimate"))[1]
+    if isinstance(native, type):
+        assert type(made) is native
+        assert (made.flops, made.bytes_accessed) == (3, 2) and isinstance(made.flops, int)
+    else:  # before pl.CostEstimate: the stand-in pallas_call drops
+        assert made.flops == 3.0

@@ -165,3 +165,10 @@ def test_backend_keyword_becomes_the_backends_params() -> None:
     (use,) = [u for u in find_uses("b.py", cst.parse_module(source)) if u.line == 2]
     assert use.api == "pallas_call(backend=...)" and use.breaks_on("0.12.0.1")
     assert not use.breaks_on("0.6.2") and use.breaks_on("0.4.30")
+
+
+def test_a_load_of_a_scalar_ref_keeps_its_empty_index() -> None:
+    """``pl.load(start_idx_ref, ())`` (JAX 0.6.2's decode attention) -> ``start_idx_ref[()]``."""
+    source = "from jax.experimental import pallas as pl\nx = pl.load(start_idx_ref, ())\n"
+    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    assert "x = start_idx_ref[()]\n" in out

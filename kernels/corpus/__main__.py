@@ -1,0 +1,200 @@
+"""``python -m kernels.corpus [--ops DIR] [--out FILE]``: JAX's shipped kernels on this JAX.
+
+For every release X extracted under ``DIR`` (``scripts/fetch_ops.py``), every case of
+``kernels/corpus/_cases.py`` whose file X shipped runs on the installed release Y: natively
+when X is Y (the validation: the report drops a case that is wrong on its own release),
+through ``patch``, ``shim`` and ``migrate`` when X is older, and through the shim's imports
+when X is newer (new kernels on old JAX, where the features exist). One JSON record per
+X x case x route, with the max error against float64 and, for an error, its first line and
+whose it is (the shim's, JAX's, or the old code's). Exit status 0 unless the input is bad (2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import re
+import sys
+import traceback
+import warnings
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+from packaging.version import InvalidVersion, Version
+
+from kernels.corpus import SCHEMA
+from kernels.corpus._cases import CorpusCase, cases
+from pallas_compat._atomic import unwritable, write_atomic
+
+ROUTES = ("patch", "shim", "migrate")
+SHIM_IMPORTS = {
+    "from jax.experimental import pallas as pl\n": "from pallas_compat import pl\n",
+    "from jax.experimental.pallas import tpu as pltpu\n": "from pallas_compat import pltpu\n",
+    "from jax.experimental.pallas import triton as plgpu\n": "from pallas_compat import pltriton as plgpu\n",
+    "from jax.experimental.pallas import gpu as plgpu\n": "from pallas_compat import pltriton as plgpu\n",
+}
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+
+class Dependency(Exception):
+    """The old file imports a JAX module (not Pallas) that this release no longer has."""
+
+
+def prepared_source(path: Path, route: str, target: str) -> str:
+    source = path.read_text()
+    if route == "shim":
+        for old, new in SHIM_IMPORTS.items():
+            source = source.replace(old, new)
+    elif route == "migrate":
+        import libcst as cst
+
+        from pallas_compat._migrate import migrate_module
+
+        source = migrate_module(cst.parse_module(source), target).code
+    return source
+
+
+def load(path: Path, route: str, target: str, work: Path, tag: str) -> ModuleType:
+    file = work / f"{tag}.py"
+    file.write_text(prepared_source(path, route, target))
+    spec = importlib.util.spec_from_file_location(tag, file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[tag] = module
+    try:
+        spec.loader.exec_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("jax.") and ".pallas" not in exc.name:
+            raise Dependency(f"imports {exc.name}, gone from JAX {target}") from None
+        raise
+    return module
+
+
+def whose(exc: BaseException, ops: Path) -> str:
+    """The innermost frame of the traceback tells: the shim, JAX, or the old kernel file."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    for frame in reversed(frames):
+        name = frame.filename
+        if "/pallas_compat/" in name:
+            return "shim"
+        if "/jax/" in name or "/jaxlib/" in name:
+            return "JAX"
+        if name.startswith(str(ops)) or "/corpus-" in name:
+            return "old code"
+    return "JAX"
+
+
+def first_line(exc: BaseException, ops: Path) -> str:
+    text = (str(exc).strip().splitlines() or [""])[0]
+    text = ADDRESS.sub("", text.replace(str(ops), "<ops>"))
+    return f"{type(exc).__name__}: {text}"[:300]
+
+
+def run_case(case: CorpusCase, module: ModuleType) -> dict[str, Any]:
+    out = np.asarray(case.run(module), dtype=np.float64)
+    expected = case.reference()
+    if out.shape != expected.shape:
+        return {"status": "wrong", "detail": f"shape {out.shape}, expected {expected.shape}"}
+    err = float(np.max(np.abs(out - expected)))
+    return {"status": "works" if err <= case.atol else "wrong", "max_abs_err": float(f"{err:.2e}")}
+
+
+def one(
+    case: CorpusCase, release: str, route: str, target: str, ops: Path, work: Path
+) -> dict[str, Any]:
+    import pallas_compat
+
+    record: dict[str, Any] = {"from": release, "kernel": case.name, "route": route}
+    path = ops / release / case.file
+    if not path.is_file():
+        return {}
+    if case.needs_tpu and not hasattr(
+        importlib.import_module("jax.experimental.pallas.tpu"), case.needs_tpu
+    ):
+        return {
+            **record,
+            "status": "unavailable",
+            "detail": f"JAX {target} has no pltpu.{case.needs_tpu}",
+        }
+    tag = f"corpus_{release.replace('.', '_')}_{Path(case.file).stem}_{route}"
+    if route == "patch":
+        pallas_compat.patch()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            module = load(path, route, target, work, tag)
+            record |= run_case(case, module)
+    except Dependency as exc:
+        record |= {"status": "dependency", "detail": f"the old code's own dependency: {exc}"}
+    except Exception as exc:
+        record |= {"status": "error", "detail": first_line(exc, ops), "whose": whose(exc, work)}
+        pallas_compat.reset_interpret_state()
+    finally:
+        pallas_compat.unpatch()
+    return record
+
+
+def main(argv: list[str] | None = None) -> int:
+    import tempfile
+
+    import jax
+
+    parser = argparse.ArgumentParser(
+        prog="python -m kernels.corpus", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--ops", type=Path, help="the ops cache (default: scripts/fetch_ops.py's)")
+    parser.add_argument("--out", type=Path, help="write the results here (default: stdout)")
+    args = parser.parse_args(argv)
+    if args.ops is None:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+        from fetch_ops import default_cache
+
+        args.ops = default_cache() / "ops"
+    problem = None if args.out is None else unwritable(args.out)
+    if problem or not args.ops.is_dir():
+        print(
+            f"python -m kernels.corpus: error: {(problem and f'--out {args.out}: {problem}') or f'{args.ops}: no such folder (run scripts/fetch_ops.py)'}",
+            file=sys.stderr,
+        )
+        return 2
+    target = jax.__version__
+    try:
+        releases = sorted((p.name for p in args.ops.iterdir() if p.is_dir()), key=Version)
+    except InvalidVersion as exc:
+        print(f"python -m kernels.corpus: error: {args.ops}: {exc}", file=sys.stderr)
+        return 2
+    records = []
+    with tempfile.TemporaryDirectory(prefix="corpus-") as work:
+        for release in releases:
+            if Version(release) == Version(target):
+                routes: tuple[str, ...] = ("native",)
+            elif Version(release) < Version(target):
+                routes = ROUTES
+            else:  # the other direction: newer kernels on this older JAX, through the shim
+                routes = ("shim",)
+            for case in cases():
+                for route in routes:
+                    record = one(case, release, route, target, args.ops, Path(work))
+                    if record:
+                        records.append(record)
+                        print(
+                            f"{release:>9} {route:7} {record['status']:11} {case.name}",
+                            file=sys.stderr,
+                        )
+    text = (
+        json.dumps({"schema": SCHEMA, "jax": target, "results": records}, indent=1, sort_keys=True)
+        + "\n"
+    )
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(args.out, text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
