@@ -82,6 +82,16 @@ def install_jax(
     session.run_install("python", "-c", write, str(stamp), wanted, silent=True)
 
 
+def install_jax_with_undeclared(session: nox.Session, jax: str) -> None:
+    """``install_jax`` plus what this JAX imports without declaring it (found while fresh)."""
+    marker = imports_marker(session)
+    install_jax(session, jax, also=undeclared(marker))
+    if not marker.exists():
+        found = session.run("python", "-m", "probes.imports", silent=True)
+        marker.write_text(found.strip().splitlines()[-1])
+        install_jax(session, jax, also=undeclared(marker))
+
+
 @nox.session(tags=["tests"])
 @nox.parametrize("python,jax", per_release(TESTS))
 def tests(session: nox.Session, jax: str) -> None:
@@ -117,12 +127,7 @@ def probe(session: nox.Session, jax: str) -> None:
 @nox.parametrize("python,jax", per_release(RELEASES))
 def kernels(session: nox.Session, jax: str) -> None:
     """The chapter's kernels under the default modes: reports/kernels/jax-X.json."""
-    marker = imports_marker(session)
-    install_jax(session, jax, also=undeclared(marker))
-    if not marker.exists():  # fresh: find what JAX imports without declaring it
-        found = session.run("python", "-m", "probes.imports", silent=True)
-        marker.write_text(found.strip().splitlines()[-1])
-        install_jax(session, jax, also=undeclared(marker))
+    install_jax_with_undeclared(session, jax)
     KERNELS.mkdir(parents=True, exist_ok=True)
     session.run(
         "python", "-m", "kernels", "--out", str(KERNELS / f"jax-{jax}.json"), *session.posargs
@@ -133,12 +138,7 @@ def kernels(session: nox.Session, jax: str) -> None:
 @nox.parametrize("python,jax", per_release(tuple(sorted({*RELEASES, *CORPUS_FROM}, key=Version))))
 def corpus(session: nox.Session, jax: str) -> None:
     """JAX's own kernels of CORPUS_FROM on this release: reports/corpus/jax-X.json."""
-    marker = imports_marker(session)
-    install_jax(session, jax, also=undeclared(marker))
-    if not marker.exists():  # fresh: find what JAX imports without declaring it
-        found = session.run("python", "-m", "probes.imports", silent=True)
-        marker.write_text(found.strip().splitlines()[-1])
-        install_jax(session, jax, also=undeclared(marker))
+    install_jax_with_undeclared(session, jax)
     fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", ",".join(CORPUS_FROM)]
     session.run(*fetch, external=True)  # nox's own Python has pip; the venv may not
     CORPUS.mkdir(parents=True, exist_ok=True)

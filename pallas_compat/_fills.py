@@ -237,9 +237,50 @@ def tpu_fills() -> dict[str, Fill]:
     }
 
 
+def ref_and_index(ref: Any) -> tuple[Any, Any]:
+    """``x_ref.at[idx]`` -> ``(x_ref, idx)``: old interpreters take a single indexer, so the
+    view is taken apart rather than indexed again (a plain ref: the whole of it)."""
+    base = getattr(ref, "ref", None)
+    steps = getattr(ref, "transforms", None) or getattr(ref, "indexers", None)
+    if base is not None and steps and len(steps) == 1 and hasattr(steps[0], "indices"):
+        return base, tuple(steps[0].indices)
+    return ref, tuple(slice(None) for _ in ref.shape)
+
+
+def ref_access(name: str) -> Fill:
+    """``pltriton.load(ref.at[idx], mask=...)`` / ``store`` on JAX that only had
+    ``pl.load(ref, idx, mask=...)``: the new call form, served by the old function (JAX's own
+    ``pltriton.load`` is exactly ``pl.load`` with the index already in the ref)."""
+
+    def build() -> Any:
+        here = native_in("pltriton", name)
+        if here is not None:
+            return here
+        old = native(PL, name)
+        if old is None:
+            raise missing(FEATURES_BY_KEY[name], f"pltriton.{name}")
+        given = lambda **kwargs: {k: v for k, v in kwargs.items() if v is not None}  # noqa: E731
+
+        if name == "load":
+
+            def load(ref: Any, *, mask: Any = None, other: Any = None, **hints: Any) -> Any:
+                return old(*ref_and_index(ref), **given(mask=mask, other=other, **hints))
+
+            return load
+
+        def store(ref: Any, val: Any, *, mask: Any = None, **hints: Any) -> Any:
+            return old(*ref_and_index(ref), val, **given(mask=mask, **hints))
+
+        return store
+
+    return build
+
+
 def triton_fills() -> dict[str, Fill]:
     return {
         **renamed_fills("pltriton"),
+        "load": ref_access("load"),
+        "store": ref_access("store"),
         "CompilerParams": params("triton", "pltriton.CompilerParams"),
         "TritonCompilerParams": params("triton", "pltriton.TritonCompilerParams", old=True),
     }

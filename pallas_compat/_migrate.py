@@ -54,6 +54,7 @@ PARAMS_FEATURE = {
     "mosaic_gpu": "mosaic_gpu_compiler_params",
 }
 DSLICE = frozenset({f"{PL}.dslice", f"{PL}.ds"})
+NEW_MASKED_ACCESS = frozenset({f"{TRITON}.load", f"{TRITON}.store"})
 LOAD_KEYWORDS = frozenset({"mask", "other", "cache_modifier", "eviction_policy", "volatile"})
 
 
@@ -281,6 +282,8 @@ class Migrator(cst.CSTTransformer):
             return self.migrate_masked_store(original, updated)
         if f"{TPU}.repeat" in qualified(original.func, self) and not self.works(TPU_REPEAT):
             return self.migrate_repeat(updated)
+        if qualified(original.func, self) & NEW_MASKED_ACCESS and keyword(original, "mask"):
+            return self.masked_view_as_indices(original, updated)
         old_order = (
             is_call_to(original, self, "BlockSpec")
             and block_spec_order(original, self.bindings) == "old"
@@ -319,10 +322,11 @@ class Migrator(cst.CSTTransformer):
         )
 
     def index_arrays(self, idx: cst.BaseExpression) -> cst.BaseExpression:
-        """A masked access's ``(pl.dslice(s, n), ...)`` as index arrays ``s + jnp.arange(n)``
-        (an outer grid when there are several), the form newer JAX takes for a block that
-        overhangs the array (it refuses the static slice before the mask applies). Indices
-        of other kinds are kept as they are; anything else leaves ``idx`` unchanged."""
+        """A masked access's ``(pl.dslice(s, n), ...)`` with literal starts as index arrays
+        ``s + jnp.arange(n)`` (an outer grid when there are several): the form newer JAX takes
+        for a block that may overhang the array (from 0.12 it refuses a static slice past the
+        end before the mask applies; a dynamic start is never checked, so it stays). Scalar
+        indices are kept; anything else leaves ``idx`` unchanged."""
         items = list(idx.elements) if isinstance(idx, cst.Tuple) else [idx]
         if any(isinstance(item, cst.StarredElement) for item in items):
             return idx
@@ -331,7 +335,11 @@ class Migrator(cst.CSTTransformer):
         for value in values:
             if isinstance(value, cst.Call) and qualified(value.func, self) & DSLICE:
                 args = positional(value)
-                if len(args) != 2 or len(value.args) != 2:
+                if (
+                    len(args) != 2
+                    or len(value.args) != 2
+                    or not isinstance(args[0].value, cst.Integer)
+                ):
                     return idx
                 start, size = (self.code(a.value) for a in args)
                 arange = f"{self.alias_for('jax.numpy')}.arange({size})"
@@ -343,7 +351,8 @@ class Migrator(cst.CSTTransformer):
             else:
                 return idx
         arrays = sum(is_array for _, is_array in parts)
-        if not arrays:
+        names = any(not is_array and not text.isdigit() for text, is_array in parts)
+        if not arrays or (arrays > 1 and names):  # a name may hold a slice: no outer grid then
             return idx
         texts, axis = [], 0
         for text, is_array in parts:
@@ -353,6 +362,29 @@ class Migrator(cst.CSTTransformer):
             axis += is_array
             texts.append(text)
         return cst.parse_expression(f"({', '.join(texts)},)" if len(texts) > 1 else texts[0])
+
+    def masked_view_as_indices(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        """``pltriton.load(x_ref.at[pl.ds(0, n)], mask=...)`` (JAX's own kernels to 0.11)
+        -> ``x_ref.at[jnp.arange(n)]``, which 0.12 takes when the block overhangs."""
+        view = original.args[0].value if original.args else None
+        if not (
+            isinstance(view, cst.Subscript)
+            and isinstance(view.value, cst.Attribute)
+            and view.value.attr.value == "at"
+            and updated.args[0].value.deep_equals(view)
+        ):
+            return updated
+        elements = [e.slice.value for e in view.slice if isinstance(e.slice, cst.Index)]
+        if len(elements) != len(view.slice):
+            return updated
+        idx = elements[0] if len(elements) == 1 else cst.Tuple([cst.Element(e) for e in elements])
+        new = self.index_arrays(idx)
+        if new is idx:
+            return updated
+        ref = subscript(view.value, new)
+        return updated.with_changes(
+            args=[updated.args[0].with_changes(value=ref), *updated.args[1:]]
+        )
 
     def migrate_load(self, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
         args = positional(call)

@@ -19,9 +19,9 @@ LEGEND = (
     "Cells: P = `pallas_compat.patch()` on the unmodified file, S = only its Pallas imports "
     "changed to `from pallas_compat import ...`, M = `pallas-compat migrate` then plain JAX; "
     "✓ works (within the tolerance of a NumPy float64 reference), ✗ wrong, ! error, "
-    "dep = the old code imports a non-Pallas JAX module the release no longer has (the old "
-    "code's own dependency, not counted against the shim), n/a = the release lacks what the case "
-    "needs to run on a CPU."
+    "dep = the kernel needs a JAX API outside Pallas that the release lacks (a private helper "
+    "that is gone, or a newer `jax.jit` form): its own dependency, not counted against the "
+    "shim; n/a = the release lacks what the case needs to run on a CPU."
 )
 
 

@@ -116,3 +116,24 @@ def test_cost_estimate_takes_the_float_counts_cost_analysis_gives() -> None:
         assert (made.flops, made.bytes_accessed) == (3, 2) and isinstance(made.flops, int)
     else:  # before pl.CostEstimate: the stand-in pallas_call drops
         assert made.flops == 3.0
+
+
+def test_new_masked_access_on_every_release() -> None:
+    """``pltriton.load(x_ref.at[idx], mask=, other=)`` / ``pltriton.store`` (JAX 0.7.1+, the
+    form JAX's own newer kernels use) served by ``pl.load`` / ``pl.store`` on older JAX."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    pl, pltriton = _api.namespace("pl"), _api.namespace("pltriton")
+
+    def kernel(x_ref, o_ref):  # type: ignore[no-untyped-def]
+        keep = jnp.arange(8) < 6
+        value = pltriton.load(x_ref.at[pl.ds(0, 8)], mask=keep, other=-1.0)
+        pltriton.store(o_ref.at[pl.ds(0, 8)], value * 2, mask=keep)
+
+    x = jnp.arange(8, dtype=jnp.float32)
+    out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32), interpret=True)(
+        x
+    )
+    np.testing.assert_array_equal(np.asarray(out)[:6], 2 * np.arange(6))

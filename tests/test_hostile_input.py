@@ -540,3 +540,19 @@ def test_no_committed_file_spells_out_a_package_host() -> None:
         and host.search((REPO / name).read_text(errors="replace"))
     ]
     assert offenders == []
+
+
+def test_report_refuses_malformed_corpus_results(tmp_path: Path) -> None:
+    folder = two_snapshots(tmp_path / "snaps")
+    corpus = tmp_path / "corpus"  # beside the snapshots folder, where the report looks
+    corpus.mkdir()
+    bad = corpus / "jax-0.6.2.json"
+    bad.write_text(
+        json.dumps(
+            {"schema": "pallas-compat/corpus/1", "jax": "0.6.2", "results": [{"from": "0.4.30"}]}
+        )
+    )
+    out = tmp_path / "out"
+    out.mkdir()
+    done = command("report", str(folder), "--out", str(out), module="probes")
+    assert_one_line_error(done, str(bad), "results[0] has no 'kernel'")

@@ -172,3 +172,22 @@ def test_a_load_of_a_scalar_ref_keeps_its_empty_index() -> None:
     source = "from jax.experimental import pallas as pl\nx = pl.load(start_idx_ref, ())\n"
     out = migrate_module(cst.parse_module(source), "0.12.0.1").code
     assert "x = start_idx_ref[()]\n" in out
+
+
+def test_a_masked_view_with_a_static_block_becomes_index_arrays() -> None:
+    """JAX 0.9.2's own softmax: ``plgpu.load(x_ref.at[pl.ds(0, block)], mask=...)``, which
+    JAX 0.12 refuses when the block overhangs the row; a dynamic start is never checked."""
+    source = (
+        "from jax.experimental import pallas as pl\n"
+        "from jax.experimental.pallas import triton as plgpu\n"
+        "a = plgpu.load(x_ref.at[pl.ds(0, block)], mask=m, other=0.0)\n"
+        "plgpu.store(o_ref.at[pl.ds(0, block)], a, mask=m)\n"
+        "b = plgpu.load(x_ref.at[pl.ds(i * block, block)], mask=m)\n"
+        "c = plgpu.load(x_ref.at[pl.ds(0, block)])\n"
+    )
+    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    assert "a = plgpu.load(x_ref.at[jnp.arange(block)], mask=m, other=0.0)\n" in out
+    assert "plgpu.store(o_ref.at[jnp.arange(block)], a, mask=m)\n" in out
+    assert "b = plgpu.load(x_ref.at[pl.ds(i * block, block)], mask=m)\n" in out
+    assert "c = plgpu.load(x_ref.at[pl.ds(0, block)])\n" in out
+    assert migrate_module(cst.parse_module(out), "0.12.0.1").code == out

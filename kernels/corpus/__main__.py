@@ -41,7 +41,23 @@ ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
 class Dependency(Exception):
-    """The old file imports a JAX module (not Pallas) that this release no longer has."""
+    """The kernel file needs a JAX API outside Pallas that this release lacks (a private loop
+    helper that is gone; ``@jax.jit(static_argnames=...)`` on a release before that form)."""
+
+
+PALLAS_CODE = ("/pallas_compat/", "/jax/experimental/pallas/", "/jax/_src/pallas/")
+NON_PALLAS_ATTRIBUTE = re.compile(
+    r"module 'jax(\.(?!experimental\.pallas)[\w.]+)?' has no attribute"
+    r"|type object '(ShapeDtypeStruct|Array|Device|Sharding)' has no attribute"
+)
+
+
+def outside_pallas(exc: BaseException) -> bool:
+    """Did it fail in JAX outside Pallas (or in the kernel file calling such JAX)?"""
+    if isinstance(exc, AttributeError) and NON_PALLAS_ATTRIBUTE.search(str(exc)):
+        return True
+    frames = traceback.extract_tb(exc.__traceback__)
+    return not any(part in frame.filename for frame in frames for part in PALLAS_CODE)
 
 
 def prepared_source(path: Path, route: str, target: str) -> str:
@@ -69,7 +85,11 @@ def load(path: Path, route: str, target: str, work: Path, tag: str) -> ModuleTyp
         spec.loader.exec_module(module)
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith("jax.") and ".pallas" not in exc.name:
-            raise Dependency(f"imports {exc.name}, gone from JAX {target}") from None
+            raise Dependency(f"imports {exc.name}, which JAX {target} does not have") from None
+        raise
+    except Exception as exc:  # at import time, outside Pallas: the file's own JAX needs
+        if outside_pallas(exc):
+            raise Dependency(f"on import: {first_line(exc, work)}") from None
         raise
     return module
 
@@ -129,8 +149,11 @@ def one(
             module = load(path, route, target, work, tag)
             record |= run_case(case, module)
     except Dependency as exc:
-        record |= {"status": "dependency", "detail": f"the old code's own dependency: {exc}"}
+        record |= {"status": "dependency", "detail": f"the kernel's own JAX dependency: {exc}"}
     except Exception as exc:
+        if NON_PALLAS_ATTRIBUTE.search(str(exc)):
+            detail = f"the kernel's own JAX dependency: {first_line(exc, ops)}"
+            return {**record, "status": "dependency", "detail": detail}
         record |= {"status": "error", "detail": first_line(exc, ops), "whose": whose(exc, work)}
         pallas_compat.reset_interpret_state()
     finally:

@@ -112,7 +112,7 @@ def mqa_case() -> CorpusCase:
         import jax.numpy as jnp
 
         return module.mqa(
-            jnp.asarray(q), jnp.asarray(k), jnp.asarray(v), k_splits=4, interpret=True
+            jnp.asarray(q), jnp.asarray(k), jnp.asarray(v), sm_scale=1.0, k_splits=4, interpret=True
         )
 
     def reference() -> np.ndarray:

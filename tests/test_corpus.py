@@ -1,0 +1,94 @@
+"""kernels.corpus: a shipped kernel of release X run on this release, by every route.
+
+The ops tree here holds real softmax kernels: this JAX's own, as it shipped it (the native
+validation), and JAX 0.4.30's (tests/fixtures/real) as an older release (patch, shim, migrate)
+and as a newer one (the shim only), plus a file that imports a JAX module no release has.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jax
+
+from kernels.corpus import SCHEMA
+from probes._corpus_report import corpus
+
+REPO = Path(__file__).resolve().parent.parent
+SOFTMAX = REPO / "tests" / "fixtures" / "real" / "jax_0_4_30" / "softmax.py"
+GONE = "import jax._src.no_such_module_anywhere\nfrom jax.experimental import pallas as pl\n"
+
+
+def run_corpus(tmp_path: Path) -> list[dict[str, object]]:
+    ops = tmp_path / "ops"
+    own = Path(jax.__file__).parent / "experimental" / "pallas" / "ops" / "gpu" / "softmax.py"
+    for release, source in (("0.0.1", SOFTMAX), (jax.__version__, own), ("99.0", SOFTMAX)):
+        (ops / release / "gpu").mkdir(parents=True)
+        (ops / release / "gpu" / "softmax.py").write_text(source.read_text())
+    (ops / "0.0.1" / "gpu" / "layer_norm.py").write_text(GONE)
+    out = tmp_path / "corpus.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "kernels.corpus", "--ops", str(ops), "--out", str(out)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads(out.read_text())
+    assert document["schema"] == SCHEMA and document["jax"] == jax.__version__
+    return document["results"]
+
+
+def test_routes_by_release_and_the_old_codes_own_dependency(tmp_path: Path) -> None:
+    results = run_corpus(tmp_path)
+    by = {(r["from"], r["kernel"], r["route"]): r for r in results}
+    softmax = [k for k in {r["kernel"] for r in results} if k.startswith("softmax")]
+    assert len(softmax) == 2
+    for kernel in softmax:
+        assert by[(jax.__version__, kernel, "native")]["status"] == "works"
+        for route in ("patch", "shim", "migrate"):
+            assert by[("0.0.1", kernel, route)]["status"] == "works", by[("0.0.1", kernel, route)]
+        assert by[("99.0", kernel, "shim")]["status"] == "works"
+        assert ("99.0", kernel, "patch") not in by
+    norm = by[("0.0.1", "layer norm", "patch")]
+    assert norm["status"] == "dependency" and "jax._src.no_such_module_anywhere" in norm["detail"]
+
+
+def test_the_report_section_counts_only_validated_cases() -> None:
+    def record(source: str, route: str, status: str, **extra: object) -> dict[str, object]:
+        return {"from": source, "kernel": "softmax", "route": route, "status": status, **extra}
+
+    results = {
+        "1.0": {"jax": "1.0", "results": [record("1.0", "native", "works")]},
+        "2.0": {
+            "jax": "2.0",
+            "results": [
+                record("1.0", "patch", "works"),
+                record("1.0", "shim", "error", detail="ValueError: no", whose="shim"),
+                record("1.0", "migrate", "works"),
+                record("2.0", "native", "wrong", max_abs_err=3.5),
+            ],
+        },
+        "3.0": {"jax": "3.0", "results": [record("2.0", "patch", "works")]},
+    }
+    section = corpus(results)
+    matrix, problems, dropped = section.tables
+    assert [c.text for c in matrix.rows[0]] == ["1.0", "softmax", "native ✓", "P✓ S! M✓", "—"]
+    assert matrix.rows[0][3].tone == "bad" and len(matrix.rows) == 1
+    assert [c.text for c in problems.rows[0]] == [
+        "1.0",
+        "softmax",
+        "shim",
+        "shim",
+        "2.0",
+        "ValueError: no",
+    ]
+    assert [c.text for c in dropped.rows[0]] == [
+        "2.0",
+        "softmax",
+        "wrong on JAX 2.0: max abs error 3.5",
+    ]
