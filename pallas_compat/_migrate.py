@@ -9,6 +9,7 @@ from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import QualifiedNameProvider
 
+from pallas_compat._block_spec_order import Bindings, block_spec_order, positional
 from pallas_compat._facts import (
     ALIASES,
     CALL_BACKENDS,
@@ -31,16 +32,13 @@ from pallas_compat._source import (
     DICT_PARAMS,
     F_KEYWORD,
     GPU_MODULE,
-    Bindings,
     Drift,
-    block_spec_order,
     call_form_releases,
     dict_entries,
     dict_params,
     drifted_names,
     is_call_to,
     keyword,
-    positional,
     qualified,
 )
 
