@@ -92,3 +92,18 @@ def test_the_report_section_counts_only_validated_cases() -> None:
         "softmax",
         "wrong on JAX 2.0: max abs error 3.5",
     ]
+
+
+def test_bad_input_is_one_line_before_any_work(tmp_path: Path) -> None:
+    for argv, says in (
+        (["--ops", str(tmp_path / "missing")], "no such folder (run scripts/fetch_ops.py first)"),
+        (["--ops", str(tmp_path), "--out", str(tmp_path)], "is a folder; give a file name"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "kernels.corpus", *argv],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.count("\n") == 1 and says in done.stderr

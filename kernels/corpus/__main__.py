@@ -28,7 +28,7 @@ from packaging.version import InvalidVersion, Version
 
 from kernels.corpus import SCHEMA
 from kernels.corpus._cases import CorpusCase, cases
-from pallas_compat._atomic import unwritable, write_atomic
+from pallas_compat._atomic import save_elsewhere, unwritable, write_atomic
 
 ROUTES = ("patch", "shim", "migrate")
 SHIM_IMPORTS = {
@@ -178,9 +178,13 @@ def main(argv: list[str] | None = None) -> int:
 
         args.ops = default_cache() / "ops"
     problem = None if args.out is None else unwritable(args.out)
-    if problem or not args.ops.is_dir():
+    if problem is not None:
+        print(f"python -m kernels.corpus: error: --out {args.out}: {problem}", file=sys.stderr)
+        return 2
+    if not args.ops.is_dir():
         print(
-            f"python -m kernels.corpus: error: {(problem and f'--out {args.out}: {problem}') or f'{args.ops}: no such folder (run scripts/fetch_ops.py)'}",
+            f"python -m kernels.corpus: error: {args.ops}: no such folder "
+            "(run scripts/fetch_ops.py first)",
             file=sys.stderr,
         )
         return 2
@@ -214,10 +218,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.out is None:
         sys.stdout.write(text)
-    else:
+        return 0
+    try:
         write_atomic(args.out, text)
+    except OSError as exc:
+        kept = save_elsewhere(args.out, text)
+        print(
+            f"python -m kernels.corpus: error: cannot write {args.out} ({exc.strerror}); "
+            f"the results are in {kept}",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("python -m kernels.corpus: interrupted; nothing was written", file=sys.stderr)
+        sys.exit(130)

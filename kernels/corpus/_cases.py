@@ -122,6 +122,24 @@ def mqa_case() -> CorpusCase:
     return CorpusCase("decode attention (mqa)", "gpu/decode_attention.py", run, reference, 1e-5)
 
 
+def gmm_case() -> CorpusCase:
+    """Megablox grouped matmul: rows of group i times rhs[i]; uneven groups (100, 156)."""
+    lhs = rng("gmm-lhs").standard_normal((256, 128)).astype(np.float32)
+    rhs = rng("gmm-rhs").standard_normal((2, 128, 128)).astype(np.float32)
+    sizes = np.array([100, 156], np.int32)
+
+    def run(module: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        return module.gmm(jnp.asarray(lhs), jnp.asarray(rhs), jnp.asarray(sizes), interpret=True)
+
+    def reference() -> np.ndarray:
+        x = lhs.astype(np.float64)
+        return np.concatenate([x[:100] @ rhs[0], x[100:] @ rhs[1]])
+
+    return CorpusCase("grouped matmul (megablox gmm)", "tpu/megablox/gmm.py", run, reference, 1e-4)
+
+
 def tpu_flash_case() -> CorpusCase:
     q, k, v = rng("tpu-flash").standard_normal((3, 1, 2, 256, 128)).astype(np.float32)
 
@@ -162,5 +180,6 @@ def cases() -> list[CorpusCase]:
             "attention backward (d/dq), causal", "gpu/attention.py", mha_grad, lambda: d_q, 2e-4
         ),
         mqa_case(),
+        gmm_case(),
         tpu_flash_case(),
     ]
