@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kernels._modes import DEFAULT_MODES, Mode
-from pallas_compat._atomic import save_elsewhere, unwritable, write_atomic
+from pallas_compat._atomic import unwritable, write_or_keep
 
 
 class UsageError(Exception):
@@ -80,16 +80,7 @@ def _main(argv: Sequence[str] | None) -> int:
     text = json.dumps(results, indent=1, sort_keys=True) + "\n"
     if args.out is None:
         sys.stdout.write(text)
-    else:
-        try:
-            write_atomic(args.out, text)
-        except OSError as exc:
-            kept = save_elsewhere(args.out, text)
-            print(
-                f"python -m kernels: error: cannot write {args.out} ({exc.strerror}); "
-                f"the results are in {kept}",
-                file=sys.stderr,
-            )
-            return 1
+    elif not write_or_keep(args.out, text, "python -m kernels"):
+        return 1
     bad = [r for r in results["results"] if r["status"] in ("fail", "error")]
     return 1 if bad else 0

@@ -111,3 +111,20 @@ def save_elsewhere(path: Path, data: str | bytes) -> Path:
     with os.fdopen(fd, "wb") as handle:
         handle.write(data.encode() if isinstance(data, str) else data)
     return Path(name)
+
+
+def write_or_keep(path: Path, data: str | bytes, command: str) -> bool:
+    """Write the results of a long run; if that fails after all the work, keep them in a
+    temporary file, say where on stderr (one line) and return False."""
+    import sys
+
+    try:
+        write_atomic(path, data)
+    except OSError as exc:
+        kept = save_elsewhere(path, data)
+        print(
+            f"{command}: error: cannot write {path} ({exc.strerror}); the results are in {kept}",
+            file=sys.stderr,
+        )
+        return False
+    return True

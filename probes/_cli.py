@@ -9,12 +9,13 @@ import sys
 import time
 from pathlib import Path
 
-from pallas_compat._atomic import save_elsewhere, unwritable, write_atomic
+from pallas_compat._atomic import unwritable, write_or_keep
 from probes._groups import GROUPS, GROUPS_BY_NAME
 from probes._runner import GroupResult, Launcher, run_groups
 from probes._snapshot import assemble, dumps
 from probes.imports import check_forked
 
+PROG = "python -m probes"
 #: Exit status of --check-imports when JAX imports packages it does not declare.
 UNDECLARED_DEPENDENCIES = 3
 
@@ -104,21 +105,6 @@ def _check_out(path: Path | None, option: str = "--out") -> None:
         raise UsageError(f"{option} {path}: {problem}")
 
 
-def _write_or_keep(path: Path, text: str) -> bool:
-    """Write the result; if that fails after all the work, keep it elsewhere and say where."""
-    try:
-        write_atomic(path, text)
-    except OSError as exc:
-        kept = save_elsewhere(path, text)
-        print(
-            f"python -m probes: error: cannot write {path} ({exc.strerror}); "
-            f"the snapshot is in {kept}",
-            file=sys.stderr,
-        )
-        return False
-    return True
-
-
 def _check_cache(path: Path | None) -> None:
     if path is None:
         return
@@ -192,7 +178,7 @@ def _main(argv: list[str]) -> int:
         except RuntimeError as exc:
             print(f"python -m probes: error: --check-imports: {exc}", file=sys.stderr)
             return 1
-        if not _write_or_keep(args.check_imports, json.dumps(found, sort_keys=True)):
+        if not write_or_keep(args.check_imports, json.dumps(found, sort_keys=True), PROG):
             return 1
         if found["undeclared"]:
             print(
@@ -211,7 +197,7 @@ def _main(argv: list[str]) -> int:
     text = dumps(snapshot)
     if args.out is None:
         sys.stdout.write(text)
-    elif not _write_or_keep(args.out, text):
+    elif not write_or_keep(args.out, text, PROG):
         return 1
     if not args.quiet:
         summary = snapshot["summary"]

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pallas_compat._atomic import save_elsewhere, unwritable, write_all, write_atomic
+from pallas_compat import _atomic
+from pallas_compat._atomic import save_elsewhere, unwritable, write_all, write_atomic, write_or_keep
 
 
 def _umask() -> int:
@@ -117,5 +118,25 @@ def test_save_elsewhere_keeps_the_data(tmp_path: Path) -> None:
     try:
         assert kept.suffix == ".json" and kept.name.startswith("results-")
         assert json.loads(kept.read_text()) == {"a": 1}
+    finally:
+        kept.unlink()
+
+
+def test_write_or_keep_says_where_the_results_went(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "results.json"
+    assert write_or_keep(out, "{}", "tool") and out.read_text() == "{}"
+
+    def full(path: Path, data: str | bytes) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_atomic, "write_atomic", full)
+    assert not write_or_keep(out, '{"new": 1}', "tool")
+    line = capsys.readouterr().err.strip()
+    assert line.startswith(f"tool: error: cannot write {out} (No space left on device)")
+    kept = Path(line.rsplit(" ", 1)[1])
+    try:
+        assert json.loads(kept.read_text()) == {"new": 1} and out.read_text() == "{}"
     finally:
         kept.unlink()

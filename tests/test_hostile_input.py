@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import kernels._cli
+import pallas_compat._atomic
 from kernels._cli import split_modes
 from pallas_compat._cli import main as compat_main
 from probes import SCHEMA
@@ -328,7 +329,7 @@ def kept_file(stderr: str) -> Path:
 def test_kernels_results_survive_a_failed_final_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(kernels._cli, "write_atomic", failing_write)
+    monkeypatch.setattr(pallas_compat._atomic, "write_atomic", failing_write)
     out = tmp_path / "results.json"
     assert kernels._cli.main(["--only", "add", "--modes", "interpret", "--out", str(out)]) == 1
     err = capsys.readouterr().err
@@ -345,9 +346,9 @@ def test_probe_snapshot_survives_a_failed_final_write(tmp_path: Path) -> None:
     # A fresh process: forking probe workers from one whose JAX backend already runs is unsafe.
     out = tmp_path / "snapshot.json"
     code = (
-        "import sys, probes._cli as cli\n"
+        "import sys, pallas_compat._atomic as atomic, probes._cli as cli\n"
         "def failing_write(path, data): raise OSError(28, 'No space left on device')\n"
-        "cli.write_atomic = failing_write\n"
+        "atomic.write_atomic = failing_write\n"
         f"sys.exit(cli.main(['--groups', 'surface', '--quiet', '--out', {str(out)!r}]))\n"
     )
     done = subprocess.run(

@@ -28,7 +28,7 @@ from packaging.version import InvalidVersion, Version
 
 from kernels.corpus import SCHEMA
 from kernels.corpus._cases import CorpusCase, cases
-from pallas_compat._atomic import save_elsewhere, unwritable, write_atomic
+from pallas_compat._atomic import unwritable, write_or_keep
 
 ROUTES = ("patch", "shim", "migrate")
 SHIM_IMPORTS = {
@@ -219,15 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    try:
-        write_atomic(args.out, text)
-    except OSError as exc:
-        kept = save_elsewhere(args.out, text)
-        print(
-            f"python -m kernels.corpus: error: cannot write {args.out} ({exc.strerror}); "
-            f"the results are in {kept}",
-            file=sys.stderr,
-        )
+    if not write_or_keep(args.out, text, "python -m kernels.corpus"):
         return 1
     return 0
 
