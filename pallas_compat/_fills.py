@@ -201,6 +201,7 @@ def pl_fills() -> dict[str, Fill]:
             for name in ("Unblocked", "unblocked", "blocked", "Element", "Squeezed", "squeezed")
         },
         "CostEstimate": cost_estimate_class,
+        "loop": native_or(PL, "loop", lambda: loop),
     }
     for key in ("load", "store", "swap", "dot", "max_contiguous"):
         fills[key] = old_signature(PL, key, key)
@@ -301,6 +302,27 @@ def tile_along(x: Any, repeats: int, axis: int) -> Any:
     import jax.numpy as jnp
 
     return jnp.concatenate([x] * repeats, axis=axis)
+
+
+def loop(
+    lower: Any, upper: Any, *, init_carry: Any = None, step: Any = 1, unroll: Any = None
+) -> Callable[[Callable[..., Any]], Any]:
+    """``pl.loop`` before 0.6.2: the ``lax.fori_loop`` JAX's own ``pl.loop`` runs, over
+    ``lower, lower + step, ... < upper``; with ``init_carry`` the body takes and returns it."""
+    from jax import lax
+
+    count = (upper - lower + step - 1) // step
+
+    def decorator(body: Callable[..., Any]) -> Any:
+        if init_carry is None:
+            step_fn = lambda index, _: body(lower + index * step)  # noqa: E731
+        else:
+            step_fn = lambda index, carry: body(lower + index * step, carry)  # noqa: E731
+        zero = 0 if isinstance(count, int) else lax.full_like(count, 0)
+        options = {} if unroll is None else {"unroll": unroll}
+        return lax.fori_loop(zero, count, step_fn, init_carry, **options)
+
+    return decorator
 
 
 class GridDimensionSemantics(str, enum.Enum):

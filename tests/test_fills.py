@@ -137,3 +137,26 @@ def test_new_masked_access_on_every_release() -> None:
         x
     )
     np.testing.assert_array_equal(np.asarray(out)[:6], 2 * np.arange(6))
+
+
+def test_loop_on_every_release() -> None:
+    """``pl.loop`` (0.6.2+), as JAX 0.9.2's own LayerNorm uses it, on older JAX too."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    pl = _api.namespace("pl")
+    assert pl.loop(1, 10, step=3, init_carry=0)(lambda i, total: total + i) == 12
+
+    def kernel(x_ref, o_ref):  # type: ignore[no-untyped-def]
+        o_ref[...] = jnp.zeros_like(o_ref)
+
+        @pl.loop(0, x_ref.shape[0])
+        def _(row):  # type: ignore[no-untyped-def]
+            o_ref[...] += x_ref[pl.ds(row, 1), :]
+
+    x = np.arange(32, dtype=np.float32).reshape(4, 8)
+    out = pl.pallas_call(
+        kernel, out_shape=jax.ShapeDtypeStruct((1, 8), jnp.float32), interpret=True
+    )(x)
+    np.testing.assert_array_equal(np.asarray(out), x.sum(axis=0, keepdims=True))
