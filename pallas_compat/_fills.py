@@ -201,7 +201,7 @@ def pl_fills() -> dict[str, Fill]:
             for name in ("Unblocked", "unblocked", "blocked", "Element", "Squeezed", "squeezed")
         },
         "CostEstimate": cost_estimate_class,
-        "loop": native_or(PL, "loop", lambda: loop),
+        "loop": loop_fill,
     }
     for key in ("load", "store", "swap", "dot", "max_contiguous"):
         fills[key] = old_signature(PL, key, key)
@@ -323,6 +323,23 @@ def loop(
         return lax.fori_loop(zero, count, step_fn, init_carry, **options)
 
     return decorator
+
+
+def loop_fill() -> Any:
+    """``pl.loop`` as the newest JAX takes it: ``step=`` came in 0.9, ``init_carry=`` in 0.12;
+    a call using what the installed ``pl.loop`` lacks runs the same loop here instead."""
+    native_loop = native(PL, "loop")
+    if native_loop is None:
+        return loop
+    takes = set(inspect.signature(native_loop).parameters)
+    if set(inspect.signature(loop).parameters) <= takes:
+        return native_loop
+
+    @functools.wraps(native_loop)
+    def call(lower: Any, upper: Any, **kwargs: Any) -> Any:
+        return (native_loop if set(kwargs) <= takes else loop)(lower, upper, **kwargs)
+
+    return call
 
 
 class GridDimensionSemantics(str, enum.Enum):
