@@ -22,26 +22,21 @@ import numpy as np
 import pytest
 
 import pallas_compat
+from kernels.corpus.__main__ import prepared_source
+from kernels.corpus._cases import attention64, softmax64
 from pallas_compat._cli import main as compat_main
 from pallas_compat._errors import installed_jax
 from pallas_compat._migrate import MARKER, migrate_module
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "jax_0_4_30"
 ROUTES = ("patch", "shim", "migrate")
-SHIM_IMPORTS = {
-    "from jax.experimental import pallas as pl\n": "from pallas_compat import pl\n",
-    "from jax.experimental.pallas import tpu as pltpu\n": "from pallas_compat import pltpu\n",
-}
 
 
 def load(name: str, route: str, tmp_path: Path) -> ModuleType:
-    """The real kernel file ``name`` as the route prepares it, imported from ``tmp_path``."""
-    source = (REAL / f"{name}.py").read_text()
-    if route == "shim":
-        for old, new in SHIM_IMPORTS.items():
-            source = source.replace(old, new)
-    elif route == "migrate":
-        source = migrate_module(cst.parse_module(source), installed_jax()).code
+    """The real kernel file ``name`` as the route prepares it (the corpus's own preparation),
+    imported from ``tmp_path``."""
+    source = prepared_source(REAL / f"{name}.py", route, installed_jax())
+    if route == "migrate":
         assert MARKER not in source, "migrate left something it could not rewrite"
     path = tmp_path / f"real_{name}_{route}.py"
     path.write_text(source)
@@ -63,21 +58,10 @@ def route(request: pytest.FixtureRequest) -> Iterator[str]:
         pallas_compat.unpatch()
 
 
-def softmax64(x: np.ndarray) -> np.ndarray:
-    x = x.astype(np.float64)
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
 def causal_attention64(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float) -> np.ndarray:
-    """[batch, seq, heads, dim] (the GPU kernels' layout), causal, float64."""
-    q, k, v = (np.asarray(t, np.float64) for t in (q, k, v))
-    logits = np.einsum("bqhd,bkhd->bhqk", q, k) * scale
-    seq = q.shape[1]
-    logits = np.where(np.tril(np.ones((seq, seq), bool)), logits, -np.inf)
-    p = np.exp(logits - logits.max(-1, keepdims=True))
-    p /= p.sum(-1, keepdims=True)
-    return np.einsum("bhqk,bkhd->bqhd", p, v)
+    """[batch, seq, heads, dim] (the GPU kernels' layout), causal, float64 (scale 1 only)."""
+    assert scale == 1.0
+    return attention64(*(np.asarray(t, np.float64) for t in (q, k, v)), causal=True)[0]
 
 
 @pytest.mark.parametrize("row", [100, 128])
@@ -87,7 +71,7 @@ def test_softmax_with_a_block_that_overhangs_the_row(route: str, row: int, tmp_p
     module = load("softmax", route, tmp_path)
     x = np.random.default_rng(0).standard_normal((3, row)).astype(np.float32)
     out = module.softmax(jnp.asarray(x), interpret=True)
-    np.testing.assert_allclose(np.asarray(out), softmax64(x), atol=1e-6)
+    np.testing.assert_allclose(np.asarray(out), softmax64(x.astype(np.float64)), atol=1e-6)
 
 
 def test_flash_attention_forward_and_backward_of_the_gpu_kernel(route: str, tmp_path: Path) -> None:
