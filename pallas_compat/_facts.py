@@ -240,6 +240,13 @@ FEATURES: tuple[Feature, ...] = (
         "pltpu.reset_tpu_interpret_mode_state()",
     ),
     _feature(
+        "tpu_interpret_block",
+        "run a block's pallas_calls interpreted (TPU kernels on CPU)",
+        f"{TPU}:force_tpu_interpret_mode",
+        "with pltpu.force_tpu_interpret_mode(): ...",
+        fallback="pass interpret= to each pallas_call",
+    ),
+    _feature(
         "grid_dimension_semantics",
         "grid dimension semantics enum",
         f"{TPU}:GridDimensionSemantics",
@@ -511,6 +518,12 @@ CALL_KEYWORDS: dict[str, str] = {
     "scratch_shapes=...) on releases before it",
     "kernel": "pl.pallas_call(kernel, ...) (positional)",
 }
+
+
+#: The first release whose ``Compiled.cost_analysis()`` returns one dict, not a list holding
+#: it (measured: ``behaviours.cost_analysis_shape``; 0.4.38 returns the list). Old TPU kernels
+#: index it with ``[0]`` to build their ``CostEstimate``.
+COST_ANALYSIS_DICT_SINCE = "0.5.0"
 
 
 #: Keyword arguments JAX renamed on a function, old -> new; the shim passes whichever the

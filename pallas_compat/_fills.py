@@ -221,6 +221,11 @@ def tpu_fills() -> dict[str, Fill]:
         "reset_tpu_interpret_mode_state": native_or(
             TPU, "reset_tpu_interpret_mode_state", lambda: shim("_interpret").reset_interpret_state
         ),
+        "force_tpu_interpret_mode": native_or(
+            TPU,
+            "force_tpu_interpret_mode",
+            lambda: shim("_interpret").force_tpu_interpret_mode,
+        ),
         "ChipVersion": lambda: shim("_tpu_info").chip_version_class(),
         "get_tpu_info_for_chip": native_or(
             TPU, "get_tpu_info_for_chip", lambda: shim("_tpu_info").get_tpu_info_for_chip

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import enum
 import functools
 import inspect
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pallas_compat._errors import RefusedArgumentError, installed_jax, unsupported
@@ -147,3 +149,45 @@ def clear_failed_effects() -> None:
         clear = getattr(tokens, "clear", None)
         if clear is not None:
             clear()
+
+
+#: The ``interpret=`` value forced on ``pallas_call`` by ``force_tpu_interpret_mode`` (back-fill).
+FORCED: contextvars.ContextVar[Any] = contextvars.ContextVar("pallas_compat_forced", default=None)
+PALLAS = "jax.experimental.pallas"
+
+
+def forced_interpret(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with the forced ``interpret=`` where the caller gave none (or False)."""
+    forced = FORCED.get()
+    if forced is None or kwargs.get("interpret"):
+        return kwargs
+    return {**kwargs, "interpret": forced}
+
+
+@contextlib.contextmanager
+def force_tpu_interpret_mode(params: Any = None) -> Iterator[None]:
+    """``pltpu.force_tpu_interpret_mode`` (JAX 0.7.0) on older releases: every ``pallas_call``
+    made inside the block without ``interpret=`` runs interpreted, in the TPU simulator where
+    the release has one (or with ``params``), else in the HLO interpreter. So a TPU kernel
+    that takes no ``interpret=`` of its own can be tested on a CPU.
+
+    As in JAX, it acts on calls traced inside the block. Unlike JAX it reaches
+    ``pl.pallas_call`` looked up at call time (the usual ``pl.pallas_call(...)``), not a
+    ``pallas_call`` imported by name before the block."""
+    if params is None:
+        available = resolve(FEATURES_BY_KEY["tpu_simulator"]).status is not Resolution.UNAVAILABLE
+        params = interpret(InterpretMode.TPU_SIM if available else InterpretMode.INTERPRET)
+    pallas = sys.modules.get(PALLAS) or __import__(PALLAS, fromlist=["pallas_call"])
+    native = pallas.pallas_call
+
+    @functools.wraps(native)
+    def pallas_call(*args: Any, **kwargs: Any) -> Any:
+        return native(*args, **forced_interpret(kwargs))
+
+    token = FORCED.set(params)
+    pallas.pallas_call = pallas_call
+    try:
+        yield
+    finally:
+        pallas.pallas_call = native
+        FORCED.reset(token)

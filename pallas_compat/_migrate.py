@@ -10,6 +10,7 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import QualifiedNameProvider
 
 from pallas_compat._block_spec_order import Bindings, block_spec_order, positional
+from pallas_compat._cost_analysis import migrate_cost_analysis
 from pallas_compat._facts import (
     ALIASES,
     CALL_BACKENDS,
@@ -531,4 +532,4 @@ def migrate_module(module: cst.Module, target: str) -> cst.Module:
     context = CodemodContext()
     wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)  # fresh from the parser
     migrated = wrapper.visit(Migrator(context, target, module))
-    return migrated.visit(AddImportsVisitor(context))
+    return migrate_cost_analysis(migrated.visit(AddImportsVisitor(context)), target)

@@ -14,6 +14,7 @@ from typing import Any
 from pallas_compat import _compiler_params
 from pallas_compat._errors import RefusedArgumentError, installed_jax
 from pallas_compat._facts import CALL_BACKENDS
+from pallas_compat._interpret import forced_interpret
 from pallas_compat._warnings import warn_once
 
 #: Keyword arguments that only steer scheduling or labels: dropped (with a warning) where the
@@ -54,6 +55,7 @@ def make_pallas_call(
             kwargs["compiler_params"] = _compiler_params.normalize(
                 kwargs["compiler_params"], accepts_dicts=accepts_dicts
             )
+        kwargs = forced_interpret(kwargs)
         if "interpret" in kwargs:
             kwargs["interpret"] = interpret_value(kwargs["interpret"])
         for name in [n for n in kwargs if n not in accepted]:

@@ -17,7 +17,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import PositionProvider, QualifiedNameProvider
 
-from pallas_compat import _facts
+from pallas_compat import _cost_analysis, _facts
 from pallas_compat._block_spec_order import Bindings, block_spec_order
 from pallas_compat._facts import (
     CALL_FORMS,
@@ -254,6 +254,7 @@ class UseFinder(cst.CSTVisitor):
         self.module = module
         self.uses: list[Use] = []
         self.in_import = 0
+        self.cost_names: list[set[str]] = [set()]
 
     @functools.cached_property
     def bindings(self) -> Bindings:
@@ -303,6 +304,21 @@ class UseFinder(cst.CSTVisitor):
                 self.uses.append(name_use(self.path, node, self, qname))
                 return False
         return True
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.cost_names.append(_cost_analysis.bound_in(node))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.cost_names.pop()
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        if _cost_analysis.is_old_index(node, self.cost_names[-1]):
+            pos = self.get_metadata(PositionProvider, node).start
+            works = _cost_analysis.works_in_releases(scanned_releases())
+            hint = _cost_analysis.HINT
+            self.uses.append(
+                Use(self.path, pos.line, pos.column + 1, _cost_analysis.API, works, hint)
+            )
 
     def visit_Call(self, node: cst.Call) -> None:
         if is_call_to(node, self, "BlockSpec"):

@@ -125,11 +125,37 @@ def pretty(value: Any) -> list[str]:
     return json.dumps(value, indent=1, sort_keys=True).splitlines(keepends=True)
 
 
+def summarised(record: Any) -> str | None:
+    """The finding of a probe that states it in words (see ``probes/semantics.py``)."""
+    return record.get("summary") if isinstance(record, dict) else None
+
+
+def summary_runs(snapshots: list[Snapshot]) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Per worded behaviour: (first release, last release, summary) for each run of equal
+    findings, oldest first."""
+    keys = sorted({k for s in snapshots for k, v in s.data["behaviours"].items() if summarised(v)})
+    found = []
+    for key in keys:
+        runs: list[tuple[str, str, str]] = []
+        for snap in snapshots:
+            summary = summarised(snap.data["behaviours"].get(key)) or "not recorded"
+            if runs and runs[-1][2] == summary:
+                runs[-1] = (runs[-1][0], snap.release, summary)
+            else:
+                runs.append((snap.release, snap.release, summary))
+        found.append((key, runs))
+    return found
+
+
 def behaviour_changes(snapshots: list[Snapshot]) -> list[BehaviourChange]:
     changes = []
     for old, new in itertools.pairwise(snapshots):
         keys = sorted(set(old.data["behaviours"]) | set(new.data["behaviours"]))
         for key in keys:
+            if summarised(old.data["behaviours"].get(key)) or summarised(
+                new.data["behaviours"].get(key)
+            ):
+                continue  # worded: in the "Changes of meaning" section
             a, b = old.data["behaviours"].get(key), new.data["behaviours"].get(key)
             if a != b:
                 diff = "".join(

@@ -14,14 +14,14 @@ from packaging.version import Version
 from probes._report import Cell, Section, Table
 
 ROUTE_LETTER = {"native": "native", "patch": "P", "shim": "S", "migrate": "M"}
-MARK = {"works": "✓", "wrong": "✗", "error": "!", "dependency": "dep", "unavailable": "n/a"}
+MARK = {"works": "✓", "wrong": "✗", "error": "!", "dependency": "dep"}
 LEGEND = (
     "Cells: P = `pallas_compat.patch()` on the unmodified file, S = only its Pallas imports "
     "changed to `from pallas_compat import ...`, M = `pallas-compat migrate` then plain JAX; "
     "✓ works (within the tolerance of a NumPy float64 reference), ✗ wrong, ! error, "
     "dep = the kernel needs a JAX API outside Pallas that the release lacks (a private helper "
     "that is gone, or a newer `jax.jit` form): its own dependency, not counted against the "
-    "shim; n/a = the release lacks what the case needs to run on a CPU."
+    "shim."
 )
 
 
@@ -125,7 +125,10 @@ def corpus(results: dict[str, dict[str, Any]]) -> Section:
         "Real kernels: JAX's own ops on other releases",
         "corpus",
         "JAX's own kernels (`jax/experimental/pallas/ops`) of each release X, run on release Y "
-        "under interpret mode on a CPU (GPU kernels with `interpret=True`, TPU kernels in the "
-        f"TPU simulator): `python -m kernels.corpus`, `nox -s corpus`. {LEGEND}",
+        "under interpret mode on a CPU (GPU kernels with `interpret=True`; TPU kernels with "
+        "their own `interpret=` or inside `pltpu.force_tpu_interpret_mode()`, which "
+        "pallas-compat back-fills before JAX 0.7.0: the TPU simulator where the release has "
+        "one, else the HLO interpreter): `python -m kernels.corpus`, `nox -s corpus`. "
+        f"{LEGEND}",
         tables,
     )

@@ -10,7 +10,7 @@ from probes._runner import Group
 
 GROUPS: tuple[Group, ...] = (
     Group("transforms", ("probes.transforms",)),
-    Group("simulator", ("probes.simulator", "probes.lowering")),
+    Group("simulator", ("probes.simulator", "probes.lowering", "probes.semantics")),
     Group("interpret", ("probes.interpret",)),
     Group(
         "surface",

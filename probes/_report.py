@@ -189,6 +189,26 @@ def behaviours(snapshots: list[Snapshot]) -> Section:
     return section
 
 
+def semantics(snapshots: list[Snapshot]) -> Section:
+    """Behaviours whose probe states its finding in words (``summary``): runs of releases
+    with the same finding, so that a change of meaning reads as one row per era."""
+    rows = []
+    for key, runs in _changes.summary_runs(snapshots):
+        for i, (first, last, summary) in enumerate(runs):
+            span = first if first == last else f"{first} to {last}"
+            tone = "info" if summary.startswith("n/a") else ("warn" if len(runs) > 1 else "")
+            rows.append(
+                [Cell(key.partition(".")[2] if i == 0 else ""), Cell(span), Cell(summary, tone)]
+            )
+    return Section(
+        "Changes of meaning",
+        "semantics",
+        "The same code compiles to a different program. No spelling fixes these: pallas-compat "
+        "and migrate leave them alone, so read each era that your releases span.",
+        [Table(["behaviour", "releases", "what the same code does"], rows)],
+    )
+
+
 def imports(snapshots: list[Snapshot], undeclared: dict[str, list[str]]) -> Section:
     rows = [
         [Cell(release), Cell(module), Cell(error, "bad")]
@@ -263,6 +283,7 @@ def build(
         summary(snapshots),
         name_timeline(snapshots),
         shapes(snapshots),
+        semantics(snapshots),
         behaviours(snapshots),
         imports(snapshots, undeclared),
         kernels(kernel_results),

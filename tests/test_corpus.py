@@ -107,3 +107,34 @@ def test_bad_input_is_one_line_before_any_work(tmp_path: Path) -> None:
         )
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert done.stderr.count("\n") == 1 and says in done.stderr
+
+
+def test_an_old_kernel_imports_its_siblings_from_its_own_release(tmp_path: Path) -> None:
+    """``from jax.experimental.pallas.ops.tpu.megablox import common`` in an old file must
+    reach the old ``common`` (the installed JAX ships one too), prepared by the same route."""
+    import importlib
+
+    from kernels.corpus._package import build, forget, needed_files
+
+    release = tmp_path / "ops" / "0.0.1"
+    (release / "tpu" / "megablox").mkdir(parents=True)
+    (release / "tpu" / "megablox" / "common.py").write_text("WHO = 'the old release'\n")
+    (release / "tpu" / "megablox" / "gmm.py").write_text(
+        "from jax.experimental.pallas.ops.tpu.megablox import common\n"
+        "from jax.experimental.pallas.ops.tpu.megablox.common import (\n    WHO,\n)\n"
+    )
+    (release / "tpu" / "megablox" / "unused.py").write_text("raise SystemExit\n")
+    assert needed_files(release, "tpu/megablox/gmm.py") == [
+        "tpu/megablox/common.py",
+        "tpu/megablox/gmm.py",
+    ]
+    work = tmp_path / "work"
+    sys.path.insert(0, str(work))
+    try:
+        name = build(release, "tpu/megablox/gmm.py", "shim", jax.__version__, work, "pkg_0_0_1")
+        module = importlib.import_module(name)
+        assert module.common.WHO == module.WHO == "the old release"
+    finally:
+        forget("pkg_0_0_1")
+        sys.path.remove(str(work))
+    assert not any(m.startswith("pkg_0_0_1") for m in sys.modules)

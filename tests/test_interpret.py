@@ -83,3 +83,41 @@ def test_grid_point_recorder_in_either_protocol(takes_token: bool) -> None:
     )(x)
     jax.block_until_ready(out)
     assert visits == [(0, 0), (0, 1), (1, 0), (1, 1)]
+
+
+def doubled_without_interpret(call: object) -> object:
+    import jax.numpy as jnp
+
+    def kernel(x_ref: object, o_ref: object) -> None:
+        o_ref[...] = x_ref[...] * 2  # type: ignore[index]
+
+    x = jnp.arange(8 * 128, dtype=jnp.float32).reshape(8, 128)
+    return jax.jit(lambda x: call(kernel, out_shape=x)(x))(x), x  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("spelling", ["jax", "shim"])
+def test_force_tpu_interpret_mode_on_every_release(spelling: str) -> None:
+    """A pallas_call that names no ``interpret=`` runs on this CPU inside the block, whether
+    the kernel's file calls JAX's ``pl.pallas_call`` or the shim's; outside it, it does not."""
+    import numpy as np
+    from jax.experimental import pallas as native_pl
+
+    from pallas_compat import pl, pltpu
+
+    def call(*args: object, **kwargs: object) -> object:  # looked up at call time, as kernels do
+        return (native_pl if spelling == "jax" else pl).pallas_call(*args, **kwargs)
+
+    with pltpu.force_tpu_interpret_mode():
+        out, x = doubled_without_interpret(call)
+    np.testing.assert_array_equal(np.asarray(out), 2 * np.asarray(x))
+    with pytest.raises(Exception, match=r"(?i)interpret"):
+        doubled_without_interpret(call)
+
+
+def test_force_tpu_interpret_mode_is_jaxs_own_where_it_exists() -> None:
+    from jax.experimental.pallas import tpu as native_tpu
+
+    from pallas_compat import pltpu
+
+    native = getattr(native_tpu, "force_tpu_interpret_mode", None)
+    assert (pltpu.force_tpu_interpret_mode is native) == (native is not None)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import json
 import re
 import sys
@@ -28,15 +27,10 @@ from packaging.version import InvalidVersion, Version
 
 from kernels.corpus import SCHEMA
 from kernels.corpus._cases import CorpusCase, cases
+from kernels.corpus._package import build, forget
 from pallas_compat._atomic import unwritable, write_or_keep
 
 ROUTES = ("patch", "shim", "migrate")
-SHIM_IMPORTS = {
-    "from jax.experimental import pallas as pl\n": "from pallas_compat import pl\n",
-    "from jax.experimental.pallas import tpu as pltpu\n": "from pallas_compat import pltpu\n",
-    "from jax.experimental.pallas import triton as plgpu\n": "from pallas_compat import pltriton as plgpu\n",
-    "from jax.experimental.pallas import gpu as plgpu\n": "from pallas_compat import pltriton as plgpu\n",
-}
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
@@ -60,29 +54,12 @@ def outside_pallas(exc: BaseException) -> bool:
     return not any(part in frame.filename for frame in frames for part in PALLAS_CODE)
 
 
-def prepared_source(path: Path, route: str, target: str) -> str:
-    source = path.read_text()
-    if route == "shim":
-        for old, new in SHIM_IMPORTS.items():
-            source = source.replace(old, new)
-    elif route == "migrate":
-        import libcst as cst
-
-        from pallas_compat._migrate import migrate_module
-
-        source = migrate_module(cst.parse_module(source), target).code
-    return source
-
-
-def load(path: Path, route: str, target: str, work: Path, tag: str) -> ModuleType:
-    file = work / f"{tag}.py"
-    file.write_text(prepared_source(path, route, target))
-    spec = importlib.util.spec_from_file_location(tag, file)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[tag] = module
+def load(release_dir: Path, file: str, route: str, target: str, work: Path, tag: str) -> ModuleType:
+    if str(work) not in sys.path:
+        sys.path.insert(0, str(work))
+    module_name = build(release_dir, file, route, target, work, tag)
     try:
-        spec.loader.exec_module(module)
+        return importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.startswith("jax.") and ".pallas" not in exc.name:
             raise Dependency(f"imports {exc.name}, which JAX {target} does not have") from None
@@ -91,7 +68,6 @@ def load(path: Path, route: str, target: str, work: Path, tag: str) -> ModuleTyp
         if outside_pallas(exc):
             raise Dependency(f"on import: {first_line(exc, work)}") from None
         raise
-    return module
 
 
 def whose(exc: BaseException, ops: Path) -> str:
@@ -109,7 +85,10 @@ def whose(exc: BaseException, ops: Path) -> str:
 
 
 def first_line(exc: BaseException, ops: Path) -> str:
-    text = (str(exc).strip().splitlines() or [""])[0]
+    """The error's first line; for an error raised inside a callback (the TPU simulator's),
+    the last line of the traceback it carries, which names the real error."""
+    lines = [line for line in str(exc).strip().splitlines() if line.strip()] or [""]
+    text = lines[-1].strip() if "Traceback (most recent call last)" in lines[0] else lines[0]
     text = ADDRESS.sub("", text.replace(str(ops), "<ops>"))
     return f"{type(exc).__name__}: {text}"[:300]
 
@@ -129,24 +108,15 @@ def one(
     import pallas_compat
 
     record: dict[str, Any] = {"from": release, "kernel": case.name, "route": route}
-    path = ops / release / case.file
-    if not path.is_file():
+    if not (ops / release / case.file).is_file():
         return {}
-    if case.needs_tpu and not hasattr(
-        importlib.import_module("jax.experimental.pallas.tpu"), case.needs_tpu
-    ):
-        return {
-            **record,
-            "status": "unavailable",
-            "detail": f"JAX {target} has no pltpu.{case.needs_tpu}",
-        }
     tag = f"corpus_{release.replace('.', '_')}_{Path(case.file).stem}_{route}"
     if route == "patch":
         pallas_compat.patch()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            module = load(path, route, target, work, tag)
+            module = load(ops / release, case.file, route, target, work, tag)
             record |= run_case(case, module)
     except Dependency as exc:
         record |= {"status": "dependency", "detail": f"the kernel's own JAX dependency: {exc}"}
@@ -158,6 +128,7 @@ def one(
         pallas_compat.reset_interpret_state()
     finally:
         pallas_compat.unpatch()
+        forget(tag)
     return record
 
 
@@ -171,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--ops", type=Path, help="the ops cache (default: scripts/fetch_ops.py's)")
     parser.add_argument("--out", type=Path, help="write the results here (default: stdout)")
+    parser.add_argument(
+        "--only", metavar="TEXT", default="", help="run only the cases whose name contains TEXT"
+    )
     args = parser.parse_args(argv)
     if args.ops is None:
         sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -203,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
                 routes = ROUTES
             else:  # the other direction: newer kernels on this older JAX, through the shim
                 routes = ("shim",)
-            for case in cases():
+            for case in (c for c in cases() if args.only in c.name):
                 for route in routes:
                     record = one(case, release, route, target, args.ops, Path(work))
                     if record:

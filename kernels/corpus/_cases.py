@@ -6,13 +6,24 @@ functions (they live in the files under test). Inputs are seeded.
 
 from __future__ import annotations
 
+import inspect
 import zlib
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 import numpy as np
+
+from kernels.corpus._references import (
+    attention64,
+    grouped_attention64,
+    ragged_attention64,
+    softmax64,
+    threefry2x32,
+    unpage,
+)
 
 
 @dataclass(frozen=True)
@@ -24,32 +35,21 @@ class CorpusCase:
     run: Callable[[ModuleType], Any]
     reference: Callable[[], np.ndarray]
     atol: float
-    #: An attribute of ``jax.experimental.pallas.tpu`` the running release must have.
-    needs_tpu: str | None = None
+
+
+def on_cpu(entry: Callable[..., Any]) -> tuple[dict[str, Any], AbstractContextManager[Any]]:
+    """How to run a TPU kernel's entry point on a CPU: ``interpret=True`` where it takes one,
+    else inside ``pltpu.force_tpu_interpret_mode()`` (JAX's from 0.7.0, the shim's before:
+    the kernel's file is run unchanged either way)."""
+    from pallas_compat import pltpu
+
+    if "interpret" in inspect.signature(entry).parameters:
+        return {"interpret": True}, nullcontext()
+    return {}, pltpu.force_tpu_interpret_mode()
 
 
 def rng(name: str) -> np.random.Generator:
     return np.random.default_rng(zlib.crc32(name.encode()))
-
-
-def softmax64(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-def attention64(
-    q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool
-) -> tuple[np.ndarray, np.ndarray]:
-    """[batch, seq, heads, dim]; (output, d sum(output) / dq), scale 1, float64."""
-    logits = np.einsum("bqhd,bkhd->bhqk", q, k)
-    if causal:
-        seq = q.shape[1]
-        logits = np.where(np.tril(np.ones((seq, seq), bool)), logits, -np.inf)
-    p = softmax64(logits)
-    out = np.einsum("bhqk,bkhd->bqhd", p, v)
-    d_p = np.einsum("bkhd->bhk", v)[:, :, None, :] * np.ones_like(p)  # d sum(out) / d p
-    d_logits = p * (d_p - (d_p * p).sum(-1, keepdims=True))
-    return out, np.einsum("bhqk,bkhd->bqhd", d_logits, k)
 
 
 def gpu_attention_inputs(name: str) -> tuple[np.ndarray, ...]:
@@ -145,26 +145,223 @@ def tpu_flash_case() -> CorpusCase:
 
     def run(module: ModuleType) -> Any:
         import jax.numpy as jnp
-        from jax.experimental.pallas import tpu
 
         sizes = module.BlockSizes(block_q=128, block_k_major=128, block_k=128, block_b=1)
-        with tpu.force_tpu_interpret_mode():
+        extra, mode = on_cpu(module.flash_attention)
+        with mode:
             return module.flash_attention(
-                *(jnp.asarray(t) for t in (q, k, v)), causal=True, sm_scale=1.0, block_sizes=sizes
+                *(jnp.asarray(t) for t in (q, k, v)),
+                causal=True,
+                sm_scale=1.0,
+                block_sizes=sizes,
+                **extra,
             )
 
     def reference() -> np.ndarray:
         as_gpu = [t.astype(np.float64).transpose(0, 2, 1, 3) for t in (q, k, v)]
         return attention64(*as_gpu, causal=True)[0].transpose(0, 2, 1, 3)
 
+    return CorpusCase("TPU flash attention, causal", "tpu/flash_attention.py", run, reference, 5e-5)
+
+
+def double_case() -> CorpusCase:
+    """The TPU example kernel: ``pallas_call`` with no grid and no interpret= of its own."""
+    x = rng("double").standard_normal((8, 128)).astype(np.float32)
+
+    def run(module: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        extra, mode = on_cpu(module.double)
+        with mode:
+            return module.double(jnp.asarray(x), **extra)
+
     return CorpusCase(
-        "TPU flash attention, causal",
-        "tpu/flash_attention.py",
+        "TPU example kernel (double)", "tpu/example_kernel.py", run, lambda: 2.0 * x, 0.0
+    )
+
+
+def tpu_matmul_case() -> CorpusCase:
+    x = rng("tpu-matmul-x").standard_normal((256, 512)).astype(np.float32)
+    y = rng("tpu-matmul-y").standard_normal((512, 256)).astype(np.float32)
+
+    def run(module: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        extra, mode = on_cpu(module.matmul)
+        with mode:
+            return module.matmul(
+                jnp.asarray(x), jnp.asarray(y), block_shape=(128, 128), block_k=256, **extra
+            )
+
+    return CorpusCase(
+        "TPU matmul, K accumulated in scratch",
+        "tpu/matmul.py",
+        run,
+        lambda: x.astype(np.float64) @ y,
+        2e-4,
+    )
+
+
+def gqa_case() -> CorpusCase:
+    q = rng("gqa-q").standard_normal((2, 32, 64)).astype(np.float32)
+    k, v = rng("gqa-kv").standard_normal((2, 2, 512, 2, 64)).astype(np.float32)
+
+    def run(module: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        return module.gqa(
+            jnp.asarray(q), jnp.asarray(k), jnp.asarray(v), sm_scale=1.0, k_splits=4, interpret=True
+        )
+
+    return CorpusCase(
+        "decode attention (gqa, 16 q heads per kv head)",
+        "gpu/decode_attention.py",
+        run,
+        lambda: grouped_attention64(q, k, v),
+        1e-5,
+    )
+
+
+def paged_inputs(name: str) -> tuple[np.ndarray, ...]:
+    """q [2, 8, 128]; k and v pages [2 kv heads, 16 pages, 16, 128]; 8 pages per sequence in
+    a shuffled order; lengths 100 and 77 (the last pages partly or wholly unused)."""
+    r = rng(name)
+    q = r.standard_normal((2, 8, 128)).astype(np.float32)
+    k_pages, v_pages = r.standard_normal((2, 2, 16, 16, 128)).astype(np.float32)
+    page_indices = r.permutation(16).reshape(2, 8).astype(np.int32)
+    return q, k_pages, v_pages, np.array([100, 77], np.int32), page_indices
+
+
+def paged_reference(name: str, kv_dtype: str = "float32") -> Callable[[], np.ndarray]:
+    """``kv_dtype``: what the kernel rounds the pages to before it computes."""
+    import ml_dtypes
+
+    q, k_pages, v_pages, lengths, page_indices = paged_inputs(name)
+    k, v = (
+        unpage(pages.astype(getattr(ml_dtypes, kv_dtype, kv_dtype)), page_indices)
+        for pages in (k_pages, v_pages)
+    )
+    return lambda: grouped_attention64(q, k, v, lengths)
+
+
+def tpu_paged_case() -> CorpusCase:
+    def run(module: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        q, k_pages, v_pages, lengths, page_indices = map(jnp.asarray, paged_inputs("tpu-paged"))
+        extra, mode = on_cpu(module.paged_attention)
+        with mode:
+            return module.paged_attention(
+                q, k_pages, v_pages, lengths, page_indices, pages_per_compute_block=4, **extra
+            )
+
+    return CorpusCase(  # the kernel loads every page as bfloat16 (``_maybe_dequantize``)
+        "TPU paged attention (pages in bfloat16)",
+        "tpu/paged_attention/paged_attention_kernel.py",
+        run,
+        paged_reference("tpu-paged", kv_dtype="bfloat16"),
+        2e-5,
+    )
+
+
+def gpu_paged_case() -> CorpusCase:
+    def run(module: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        q, k_pages, v_pages, lengths, page_indices = map(jnp.asarray, paged_inputs("gpu-paged"))
+        return module.paged_attention(
+            q,
+            k_pages,
+            v_pages,
+            page_indices,
+            lengths,
+            pages_per_compute_block=4,
+            k_splits=2,
+            interpret=True,
+        )
+
+    return CorpusCase(
+        "GPU paged attention", "gpu/paged_attention.py", run, paged_reference("gpu-paged"), 1e-5
+    )
+
+
+def splash_case() -> CorpusCase:
+    """Splash attention with a causal mask per head, vmapped over the batch as its users do."""
+    q, k, v = rng("splash").standard_normal((3, 2, 2, 256, 128)).astype(np.float32)
+
+    def run(module: ModuleType) -> Any:
+        import jax
+        import jax.numpy as jnp
+
+        masks = module.mask_lib.MultiHeadMask([module.mask_lib.CausalMask((256, 256))] * 2)
+        extra, mode = on_cpu(module._make_splash_attention)
+        with mode:
+            kernel = module.make_splash_mha(masks, head_shards=1, q_seq_shards=1, **extra)
+            return jax.vmap(kernel)(*(jnp.asarray(t) for t in (q, k, v)))
+
+    def reference() -> np.ndarray:
+        as_bshd = [t.astype(np.float64).transpose(0, 2, 1, 3) for t in (q, k, v)]
+        return attention64(*as_bshd, causal=True)[0].transpose(0, 2, 1, 3)
+
+    return CorpusCase(
+        "splash attention, causal mask",
+        "tpu/splash_attention/splash_attention_kernel.py",
         run,
         reference,
         5e-5,
-        needs_tpu="force_tpu_interpret_mode",
     )
+
+
+def ragged_case() -> CorpusCase:
+    """Three sequences in one batch: a 3-token prefill, a decode step, a 10-token prefill."""
+    r = rng("ragged")
+    q = r.standard_normal((16, 4, 128)).astype(np.float32)  # 14 real rows, 2 padding
+    kv_pages = r.standard_normal((16, 16, 2, 128)).astype(np.float32)  # one kv head
+    kv_lens = np.array([40, 17, 60], np.int32)
+    page_indices = r.permutation(16)[:12].reshape(3, 4).astype(np.int32)
+    cu_q_lens = np.array([0, 3, 4, 14], np.int32)
+
+    def run(module: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        extra, mode = on_cpu(module.ragged_paged_attention)
+        with mode:
+            out = module.ragged_paged_attention(
+                *(jnp.asarray(t) for t in (q, kv_pages, kv_lens, page_indices, cu_q_lens)),
+                jnp.array([3], jnp.int32),
+                num_kv_pages_per_block=2,
+                num_queries_per_block=8,
+                **extra,
+            )
+        return out[:14]
+
+    return CorpusCase(
+        "ragged paged attention (prefill and decode mixed)",
+        "tpu/ragged_paged_attention/kernel.py",
+        run,
+        lambda: ragged_attention64(q, kv_pages, kv_lens, page_indices, cu_q_lens),
+        1e-5,
+    )
+
+
+def threefry_case() -> CorpusCase:
+    """Random bits: Threefry-2x32 of (0, flat index) under the key, both words XORed."""
+    key = np.array([0x12345678, 0x9ABCDEF0], np.uint32)
+    shape = (16, 300)  # pads to the kernel's block
+
+    def run(module: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        extra, mode = on_cpu(module.plthreefry_random_bits)
+        with mode:
+            return module.plthreefry_random_bits(jnp.asarray(key), 32, shape, **extra)
+
+    def reference() -> np.ndarray:
+        count = np.arange(np.prod(shape), dtype=np.uint32).reshape(shape)
+        high, low = threefry2x32(key, np.zeros_like(count), count)
+        return high ^ low
+
+    return CorpusCase("random bits (Threefry)", "tpu/random/threefry.py", run, reference, 0.0)
 
 
 def cases() -> list[CorpusCase]:
@@ -180,6 +377,14 @@ def cases() -> list[CorpusCase]:
             "attention backward (d/dq), causal", "gpu/attention.py", mha_grad, lambda: d_q, 2e-4
         ),
         mqa_case(),
+        gqa_case(),
+        gpu_paged_case(),
         gmm_case(),
         tpu_flash_case(),
+        double_case(),
+        tpu_matmul_case(),
+        tpu_paged_case(),
+        splash_case(),
+        ragged_case(),
+        threefry_case(),
     ]
