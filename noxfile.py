@@ -40,6 +40,9 @@ TESTS = (OLDEST, "0.6.2", NEWEST)
 SNAPSHOTS = ROOT / "reports" / "snapshots"
 KERNELS = ROOT / "reports" / "kernels"
 CORPUS = ROOT / "reports" / "corpus"
+#: When each run happened and how long it took: never committed, so that a re-run on an
+#: unchanged release leaves ``git status`` clean and a diff under reports/ means drift.
+TIMINGS = ROOT / ".nox" / "timings"
 #: Releases whose own shipped kernels (jax/experimental/pallas/ops) make the real-kernel corpus:
 #: each runs natively on itself and through patch / shim / migrate on every release after it.
 CORPUS_FROM = ("0.4.30", "0.4.35", "0.6.2", "0.9.2", NEWEST)
@@ -113,7 +116,9 @@ def probe(session: nox.Session, jax: str) -> None:
     install_jax(session, jax, also=undeclared(marker))
     SNAPSHOTS.mkdir(parents=True, exist_ok=True)
     cache = Path(session.virtualenv.location) / "jax-compilation-cache"
+    TIMINGS.mkdir(parents=True, exist_ok=True)
     run = ["python", "-m", "probes", "--out", str(SNAPSHOTS / f"jax-{jax}.json")]
+    run += ["--timings", str(TIMINGS / f"probe-jax-{jax}.json")]
     run += ["--compilation-cache", str(cache), *session.posargs]
     if fresh:
         session.run(*run, "--check-imports", str(marker), success_codes=[0, 3])
@@ -129,8 +134,16 @@ def kernels(session: nox.Session, jax: str) -> None:
     """The chapter's kernels under the default modes: reports/kernels/jax-X.json."""
     install_jax_with_undeclared(session, jax)
     KERNELS.mkdir(parents=True, exist_ok=True)
+    TIMINGS.mkdir(parents=True, exist_ok=True)
+    timings = ["--timings", str(TIMINGS / f"kernels-jax-{jax}.json")]
     session.run(
-        "python", "-m", "kernels", "--out", str(KERNELS / f"jax-{jax}.json"), *session.posargs
+        "python",
+        "-m",
+        "kernels",
+        "--out",
+        str(KERNELS / f"jax-{jax}.json"),
+        *timings,
+        *session.posargs,
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import sys
 from collections.abc import Sequence
@@ -32,6 +33,11 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--only", nargs="+", default=[], metavar="NAME", help="kernel names")
     parser.add_argument("--out", type=Path, help="write the results JSON here (atomically)")
+    parser.add_argument(
+        "--timings",
+        type=Path,
+        help="write how long each kernel took here (kept out of the results)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     return parser.parse_args(argv)
 
@@ -68,19 +74,26 @@ def _main(argv: Sequence[str] | None) -> int:
         missing = sorted(set(args.only) - names)
         if missing:
             raise UsageError(f"unknown kernel(s) {', '.join(missing)}; see --only in the README")
-        problem = None if args.out is None else unwritable(args.out)
-        if problem is not None:  # found now, not after minutes of kernels
-            raise UsageError(f"--out {args.out}: {problem}")
+        for option, path in (("--out", args.out), ("--timings", args.timings)):
+            problem = None if path is None else unwritable(path)
+            if problem is not None:  # found now, not after minutes of kernels
+                raise UsageError(f"{option} {path}: {problem}")
     except UsageError as exc:
         print(f"python -m kernels: error: {exc}", file=sys.stderr)
         return 2
     from kernels._results import collect
 
     results = collect(modes, args.only, progress=None if args.quiet else sys.stderr)
+    seconds = {f"{r['kernel']} {r['mode']}": r.pop("seconds") for r in results["results"]}
     text = json.dumps(results, indent=1, sort_keys=True) + "\n"
     if args.out is None:
         sys.stdout.write(text)
     elif not write_or_keep(args.out, text, "python -m kernels"):
         return 1
+    if args.timings is not None:
+        created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+        timings = json.dumps({"created": created, "seconds": seconds}, indent=1, sort_keys=True)
+        if not write_or_keep(args.timings, timings + "\n", "python -m kernels"):
+            return 1
     bad = [r for r in results["results"] if r["status"] in ("fail", "error")]
     return 1 if bad else 0

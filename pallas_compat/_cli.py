@@ -107,7 +107,7 @@ def doctor(args: argparse.Namespace) -> int:
             elif parsed[1] is not None:
                 uses.extend(find_uses(str(source.path), parsed[1]))
     breaking = [u for u in uses if u.breaks_on(target)]
-    if args.format == "json":
+    if args.format in ("json", "html"):
         report = {
             "target": target,
             "uses": [u.as_record(target) for u in uses],
@@ -115,7 +115,12 @@ def doctor(args: argparse.Namespace) -> int:
             "skipped": [{"path": str(s.path), "reason": s.reason} for s in skipped],
             "summary": {"files": len(files), "uses": len(uses), "breaking": len(breaking)},
         }
-        print(json.dumps(report, indent=1))
+        if args.format == "json":
+            print(json.dumps(report, indent=1))
+        else:
+            from pallas_compat._doctor_html import page
+
+            sys.stdout.write(page(report, args.report))
     else:
         for use in uses:
             record = use.as_record(target)
@@ -187,7 +192,12 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("doctor", help="list uses of drifted Pallas APIs")
     check.add_argument("paths", nargs="+", help="files or folders")
     check.add_argument("--target", help="JAX release to check against (default: the installed)")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--format", choices=("text", "json", "html"), default="text")
+    check.add_argument(
+        "--report",
+        default="reports/api-diff.html",
+        help="with --format html: the API-diff page each use links into (default: %(default)s)",
+    )
     check.set_defaults(run=doctor)
     fix = commands.add_parser("migrate", help="rewrite drifted Pallas code for a JAX release")
     fix.add_argument("paths", nargs="+", help="files or folders")

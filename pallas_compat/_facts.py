@@ -326,14 +326,16 @@ FEATURES: tuple[Feature, ...] = (
         "load",
         "masked load",
         f"{PL}:load {TRITON}:load",
-        "x_ref[idx] (no mask); pltriton.load(ref, mask=..., other=...) for masked loads",
+        "x_ref[idx] (no mask); masked: pltriton.load(ref.at[idx], mask=..., other=...) on GPU, "
+        "pltpu.load(ref.at[idx], mask=...) on TPU (JAX 0.7.1 on)",
         backfill="jax._src.pallas.primitives:load",
     ),
     _feature(
         "store",
         "masked store",
         f"{PL}:store {TRITON}:store",
-        "x_ref[idx] = v (no mask); pltriton.store(ref, v, mask=...) for masked stores",
+        "x_ref[idx] = v (no mask); masked: pltriton.store(ref.at[idx], v, mask=...) on GPU, "
+        "pltpu.store(ref.at[idx], v, mask=...) on TPU (JAX 0.7.1 on)",
         backfill="jax._src.pallas.primitives:store",
     ),
     _feature(
@@ -507,6 +509,8 @@ CALL_FORMS: dict[str, str] = {
     'compiler_params={"mosaic": {...}}': "compiler_params=pltpu.CompilerParams(...)",
     "jax.experimental.pallas.gpu": "jax.experimental.pallas.triton",
 }
+#: The four forms by name (the keys above, in order).
+BLOCK_SPEC_ORDER, F_KEYWORD, DICT_PARAMS, GPU_MODULE = CALL_FORMS
 
 
 #: What to write for a ``pallas_call`` keyword that some release lacks (the releases of each
@@ -517,6 +521,31 @@ CALL_KEYWORDS: dict[str, str] = {
     "scratch_shapes": "grid_spec=pltpu.PrefetchScalarGridSpec(num_scalar_prefetch=0, "
     "scratch_shapes=...) on releases before it",
     "kernel": "pl.pallas_call(kernel, ...) (positional)",
+}
+
+
+#: What to write for a public name JAX dropped with no alias, no feature above and no message
+#: that spells a successor ("module:name" -> a spelling or a line of code). A successor named
+#: here must exist in the newest snapshot (tests/test_guide.py checks).
+WRITE_INSTEAD: dict[str, str] = {
+    f"{PL}:IndexingMode": "pl.BlockSpec((pl.Element(n), pl.Blocked(m)), index_map): the mode "
+    "goes into each block_shape entry",
+    f"{PL}:Unblocked": "pl.BlockSpec((pl.Element(n), ...), index_map)",
+    f"{PL}:unblocked": "pl.BlockSpec((pl.Element(n), ...), index_map)",
+    f"{PL}:mosaic_gpu": "from jax.experimental.pallas import mosaic_gpu as plgpu",
+    f"{PL}:pallas": "import from jax.experimental.pallas itself (the submodule was private)",
+    f"{PL}:debug_checks_enabled": "pl.enable_debug_checks.value",
+    f"{MOSAIC_GPU}:GPUBlockSpec": "plgpu.BlockSpec",
+    f"{MOSAIC_GPU}:GPUMemorySpace": "plgpu.MemorySpace",
+    f"{MOSAIC_GPU}:GPUMesh": "plgpu.Mesh",
+    f"{MOSAIC_GPU}:ThreadSemantics": "plgpu.LoweringSemantics (same members: Lane, Warpgroup)",
+    f"{MOSAIC_GPU}:transpose_ref": "ref.transpose(...)",
+    f"{TPU}:delay": "pl.delay",
+    f"{TPU}:create_tensorcore_mesh": "pltpu.TensorCoreMesh(...)",
+    f"{TPU}:enable_runtime_assert": "pl.enable_debug_checks(True) with pl.debug_check(cond, msg)",
+    f"{TPU}:runtime_assert_enabled": "pl.enable_debug_checks.value",
+    f"{TPU}:make_pipeline_allocations": "pltpu.emit_pipeline_with_allocations(...)",
+    f"{TPU}:get_pipeline_schedule": "pltpu.emit_pipeline(...) (schedules are internal)",
 }
 
 

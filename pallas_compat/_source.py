@@ -20,10 +20,14 @@ from libcst.metadata import PositionProvider, QualifiedNameProvider
 from pallas_compat import _cost_analysis, _facts
 from pallas_compat._block_spec_order import Bindings, block_spec_order
 from pallas_compat._facts import (
+    BLOCK_SPEC_ORDER,
     CALL_FORMS,
     CALL_KEYWORDS,
+    DICT_PARAMS,
+    F_KEYWORD,
     FEATURES_BY_KEY,
     GPU_LEGACY,
+    GPU_MODULE,
     MEMBER_MOVES,
     PL,
     Feature,
@@ -36,7 +40,6 @@ from pallas_compat._facts import (
     works_in,
 )
 
-BLOCK_SPEC_ORDER, F_KEYWORD, DICT_PARAMS, GPU_MODULE = CALL_FORMS
 #: A BlockSpec whose two arguments are neither literals nor bound to something that tells.
 ORDER_UNKNOWN = "BlockSpec(?, ?): argument order unknown"
 

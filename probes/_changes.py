@@ -10,8 +10,8 @@ from typing import Any
 
 from packaging.version import Version
 
-from pallas_compat import _facts
-from pallas_compat._facts import ALIASES, Location, release_ranges
+from pallas_compat._anchors import name_anchor
+from pallas_compat._facts import Location
 from probes._load import Snapshot
 
 PRESENT = ("present", "deprecated")
@@ -31,7 +31,7 @@ class NameEvent:
 
     @property
     def anchor(self) -> str:
-        return "name-" + self.spelling.replace(".", "-").replace("_", "-").lower()
+        return name_anchor(self.spelling)
 
 
 def state(snapshot: Snapshot, module: str, name: str) -> tuple[str, str | None]:
@@ -181,24 +181,3 @@ def import_failures(snapshots: list[Snapshot]) -> list[tuple[str, str, str]]:
         fresh = snap.data["environment"].get("clean_venv_import_errors", {})
         rows += [(snap.release, module, f"fresh venv: {error}") for module, error in fresh.items()]
     return rows
-
-
-def compat_note(module: str, name: str) -> tuple[str, str]:
-    """(what to write instead, what pallas_compat does about it) for one public name."""
-    loc = f"{module}:{name}"
-    for feature in _facts.FEATURES:
-        if any(f"{place.module}:{place.attr}" == loc for place in feature.locations):
-            does = "served by the shim namespaces and patch()"
-            if feature.migrated:
-                does += "; `pallas-compat migrate` rewrites it"
-            return feature.hint, does
-    entry = release_ranges()["names"].get(loc)
-    if entry and entry.get("moved_to"):
-        return entry["message"] or "", "`pallas-compat migrate` follows the move"
-    if entry and entry.get("message"):
-        return entry["message"], "`pallas-compat doctor` flags it with this message"
-    return "", "`pallas-compat doctor` flags uses on releases that lack it"
-
-
-def alias(module: str) -> str:
-    return ALIASES.get(module, module)

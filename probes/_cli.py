@@ -31,6 +31,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--out", type=Path, help="write the snapshot here (default: stdout)")
     parser.add_argument(
+        "--timings",
+        type=Path,
+        help="write when it ran and how long each probe took here (kept out of the snapshot)",
+    )
+    parser.add_argument(
         "--groups",
         help=f"comma-separated probe groups to run (default: all of {', '.join(GROUPS_BY_NAME)})",
     )
@@ -139,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    if argv and argv[0] in ("report", "diff"):
+    if argv and argv[0] in ("report", "diff", "guide"):
         from probes._report_cli import main as report_main
 
         return report_main(argv[0], argv[1:])
@@ -147,6 +152,7 @@ def _main(argv: list[str]) -> int:
     try:
         groups = _selected_groups(args.groups)
         _check_out(args.out)
+        _check_out(args.timings, "--timings")
         _check_out(args.check_imports, "--check-imports")
         if args.jobs < 1:
             raise UsageError(f"--jobs {args.jobs}: must be at least 1")
@@ -190,7 +196,7 @@ def _main(argv: list[str]) -> int:
             return UNDECLARED_DEPENDENCIES
         started += time.perf_counter() - checking  # the check is not probe time
     results = run_groups(groups, args.jobs, launcher, on_done=progress)
-    snapshot = assemble(results, time.perf_counter() - started)
+    snapshot, timings = assemble(results, time.perf_counter() - started)
     if clean is not None:
         snapshot["environment"]["undeclared_dependencies"] = clean["undeclared"]
         snapshot["environment"]["clean_venv_import_errors"] = clean["errors"]
@@ -199,11 +205,13 @@ def _main(argv: list[str]) -> int:
         sys.stdout.write(text)
     elif not write_or_keep(args.out, text, PROG):
         return 1
+    if args.timings is not None and not write_or_keep(args.timings, dumps(timings), PROG):
+        return 1
     if not args.quiet:
         summary = snapshot["summary"]
         print(
             f"probes: {summary['probes']} probes, {summary['facts']} facts, "
-            f"{len(summary['failed'])} failed, {snapshot['volatile']['wall_s']:.1f} s"
+            f"{len(summary['failed'])} failed, {timings['wall_s']:.1f} s"
             + (f" -> {args.out}" if args.out else ""),
             file=sys.stderr,
         )

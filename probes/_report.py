@@ -1,77 +1,86 @@
-"""The API-diff report: one model, rendered as Markdown and as a self-contained HTML page."""
+"""The API-diff report's content: sections built from snapshots and results (``_model``),
+breaking changes first; ``_render`` turns them into Markdown and a self-contained page."""
 
 from __future__ import annotations
 
-import html
-from dataclasses import dataclass, field
+import itertools
 from typing import Any
 
 from packaging.version import Version
 
-from probes import _changes
+from pallas_compat import _cost_analysis
+from pallas_compat._anchors import form_anchor, name_anchor
+from pallas_compat._facts import (
+    CALL_FORMS,
+    CALL_KEYWORDS,
+    PL,
+    call_form_releases,
+    pallas_call_keyword_releases,
+    release_ranges,
+    scanned_releases,
+    works_in,
+)
+from probes import _changes, _guide
 from probes._load import Snapshot
+from probes._model import Answer, Bar, Cell, Chart, Fold, Section, Table, tone_of
 
-PL, TPU = "jax.experimental.pallas", "jax.experimental.pallas.tpu"
-
-#: Cell classes and what their colour means (the legend).
-LEGEND = {
-    "good": "works / present / pass",
-    "warn": "deprecated, legacy or private spelling",
-    "bad": "missing, removed, raised or failed",
-    "info": "not applicable or unavailable on this release",
-}
-
-
-@dataclass(frozen=True)
-class Cell:
-    text: str
-    tone: str = ""
-    anchor: str = ""
-    link: str = ""
-
-
-@dataclass
-class Table:
-    headers: list[str]
-    rows: list[list[Cell]]
-    caption: str = ""
-
-
-@dataclass
-class Section:
-    title: str
-    anchor: str
-    intro: str = ""
-    tables: list[Table] = field(default_factory=list)
-    code: list[tuple[str, str]] = field(default_factory=list)  # (caption, preformatted text)
-
-
-def tone_of(status: str) -> str:
-    if status in ("current", "present", "pass", "returned", "caught", "yes"):
-        return "good"
-    if status in ("deprecated", "legacy", "private", "missed"):
-        return "warn"
-    if status in ("unavailable", "n/a", "skipped"):
-        return "info"
-    return "bad"
+#: Presence strip marks: one cell per release.
+MARKS = {"present": ("●", "good"), "deprecated": ("◐", "warn")}
+ABSENT = ("·", "info")
 
 
 def feature_cell(snap: Snapshot, key: str) -> Cell:
     record = snap.data["features"].get(key, {})
     status = record.get("status", "unavailable")
-    return Cell(f"{record.get('resolves_to') or '—'} ({status})", tone_of(status))
+    why = ""
+    if status == "unavailable":
+        tried = record.get("candidates", {})
+        why = "; ".join(f"{spelling}: {state}" for spelling, state in tried.items())
+        why = f"JAX {snap.release} has none of its spellings ({why})" if why else ""
+    return Cell(f"{record.get('resolves_to') or '—'} ({status})", tone_of(status), why=why)
 
 
-def outcome_cell(snap: Snapshot, key: str, label: str) -> Cell:
-    record = snap.data["behaviours"].get(key, {})
-    ok = record.get("outcome") == "returned"
-    return Cell(label if ok else f"no {label}", "good" if ok else "bad")
+def absent_module(record: dict[str, Any], module: str) -> bool:
+    """A module the release does not ship (not one that ships and fails to import)."""
+    message = record.get("error", {}).get("message", "")
+    return record.get("imports") is False and message == f"No module named '{module}'"
 
 
-def probed(snap: Snapshot) -> str:
-    """When the snapshot was taken, to the minute (``volatile.created``, UTC)."""
-    created = str(snap.data.get("volatile", {}).get("created", ""))
-    return created[:16].replace("T", " ") + " UTC" if created else "?"
+def interpret_cell(snap: Snapshot) -> Cell:
+    """What ``interpret=`` took on this release, named as the release spells it."""
+    accepted = []
+    for key, feature in (
+        ("interpret_true", None),
+        ("interpret_tpu_params", "tpu_simulator"),
+        ("interpret_gpu_params", "gpu_simulator"),
+    ):
+        if snap.data["behaviours"].get(key, {}).get("outcome") != "returned":
+            continue
+        record = snap.data["features"].get(feature, {}) if feature else {}
+        spelling = record.get("resolves_to") or "True"
+        status = record.get("status")
+        accepted.append(f"{spelling} ({status})" if status in ("private", "legacy") else spelling)
+    return Cell(", ".join(accepted) or "—", "good")
+
+
+def ad_cell(snap: Snapshot) -> Cell:
+    """The AD rules ``pallas_call_p`` has, less placeholders that only raise (0.8.3-0.10.2
+    register a transpose rule that cannot transpose), plus batching (vmap)."""
+    autodiff = snap.data.get("autodiff", {})
+    rules = autodiff.get("rules", {})
+    placeholders = autodiff.get("grad_check", {}).get("placeholder_rules", [])
+    found = [
+        label
+        for key, label, table in (
+            ("has_jvp", "jvp", "ad.primitive_jvps"),
+            ("has_partial_eval", "partial eval", "pe.custom_partial_eval_rules"),
+            ("has_transpose", "transpose", "ad.primitive_transposes"),
+            ("has_batching", "batching (vmap)", ""),
+        )
+        if rules.get(key) and table not in placeholders
+    ]
+    why = f"placeholder, raises: {', '.join(placeholders)}" if placeholders else ""
+    return Cell(", ".join(found) or "none", "info", why=why)
 
 
 def summary(snapshots: list[Snapshot]) -> Section:
@@ -80,17 +89,10 @@ def summary(snapshots: list[Snapshot]) -> Section:
         block_spec = snap.data["modules"].get(PL, {}).get("names", {}).get("BlockSpec", {})
         params = block_spec.get("fields") or block_spec.get("signature") or [{}]
         first = params[0].get("name", "?")
-        rules = snap.data.get("autodiff", {}).get("rules", {})
-        failed = [m for m, r in snap.data["modules"].items() if r.get("imports") is False]
-        interpret = [
-            label
-            for key, label in (
-                ("interpret_true", "True"),
-                ("interpret_tpu_params", "pltpu.InterpretParams"),
-                ("interpret_gpu_params", "plgpu.InterpretGPUParams"),
-            )
-            if snap.data["behaviours"].get(key, {}).get("outcome") == "returned"
-        ]
+        modules = snap.data["modules"]
+        failed = [m for m, r in modules.items() if r.get("imports") is False]
+        absent = [m for m in failed if absent_module(modules[m], m)]
+        broken = [m for m in failed if m not in absent]
         rows.append(
             [
                 Cell(snap.release, anchor=f"release-{snap.release}"),
@@ -98,16 +100,21 @@ def summary(snapshots: list[Snapshot]) -> Section:
                 feature_cell(snap, "tpu_compiler_params"),
                 feature_cell(snap, "tpu_simulator"),
                 Cell(f"BlockSpec({first}, ...)", "good" if first == "block_shape" else "warn"),
-                Cell(", ".join(interpret) or "—", "good"),
+                interpret_cell(snap),
+                ad_cell(snap),
                 Cell(
-                    ", ".join(
-                        k for k in ("has_jvp", "has_partial_eval", "has_transpose") if rules.get(k)
-                    ).replace("has_", "")
-                    or "none",
-                    "info",
+                    str(len(broken)),
+                    "warn" if broken else "good",
+                    why="; ".join(broken)
+                    + (
+                        " | not shipped: "
+                        if broken and absent
+                        else "not shipped: "
+                        if absent
+                        else ""
+                    )
+                    + ", ".join(m.rpartition(".")[2] for m in absent),
                 ),
-                Cell(str(len(failed)), "good" if not failed else "warn"),
-                Cell(probed(snap)),
             ]
         )
     headers = [
@@ -118,75 +125,250 @@ def summary(snapshots: list[Snapshot]) -> Section:
         "BlockSpec order",
         "interpret= accepts",
         "pallas_call AD rules",
-        "modules not importing",
-        "probed",
+        "modules failing to import",
     ]
     return Section(
         "Summary",
         "summary",
-        "Where the headline features live in each release, as the probes found them, and when "
-        "(a release whose session was skipped keeps its older snapshot).",
+        "Where the headline features live in each release, as the probes found them. A module "
+        "a release does not ship (the 0.6.2 wheel has no pallas/fuser.py) is not a failure.",
         [Table(headers, rows)],
     )
 
 
-TONES = {"added": "good", "re-added": "good", "deprecated": "warn", "added, deprecated": "warn"}
+# -- upgrade guides
+
+
+def guide_tables(found: _guide.Guide) -> list[Table]:
+    tables = []
+    for kind, changes in found.by_kind():
+        rows = [
+            [
+                Cell(c.subject, link=f"#{c.anchor}" if c.anchor else ""),
+                Cell(f"{c.what} {c.detail}".strip()),
+                Cell(c.instead),
+                Cell(_guide.yes_no(c.shim), tone_of(_guide.yes_no(c.shim))),
+                Cell(_guide.yes_no(c.migrate), tone_of(_guide.yes_no(c.migrate))),
+            ]
+            for c in changes
+        ]
+        headers = ["what", "change", "write instead", "pallas_compat", "migrate"]
+        tables.append(Table(headers, rows, caption=f"{kind.value} ({len(changes)})"))
+    return tables
+
+
+def guide_pairs(releases: list[str]) -> list[tuple[str, str]]:
+    """Oldest -> newest, then every adjacent pair, newest first."""
+    pairs = list(itertools.pairwise(releases))[::-1]
+    if len(releases) > 2:
+        pairs.insert(0, (releases[0], releases[-1]))
+    return pairs
+
+
+def guides(
+    snapshots: list[Snapshot],
+    kernel_results: dict[str, dict[str, Any]],
+    corpus_results: dict[str, dict[str, Any]],
+) -> Section:
+    by_release = {s.release: s for s in snapshots}
+    folds = []
+    for old, new in guide_pairs([s.release for s in snapshots]):
+        found = _guide.guide(by_release[old], by_release[new], kernel_results, corpus_results)
+        counts = ", ".join(f"{len(c)} {k.value}" for k, c in found.by_kind())
+        folds.append(
+            Fold(
+                f"JAX {old} → {new}: {counts or 'nothing breaks'}",
+                found.anchor,
+                f"python -m probes guide --from {old} --to {new}",
+                guide_tables(found),
+            )
+        )
+    return Section(
+        "Upgrade guides: what breaks from A to B",
+        "upgrade",
+        "Only what breaks or changes behaviour, grouped; each with what to write instead, whether "
+        "pallas_compat keeps the old code working and whether `pallas-compat migrate` rewrites "
+        "it. The same text in a terminal: `python -m probes guide --from A --to B`.",
+        folds=folds,
+    )
+
+
+# -- names: breaking first
+
+
+def strip(snapshots: list[Snapshot], module: str, name: str) -> list[Cell]:
+    cells = []
+    for snap in snapshots:
+        state, message = _changes.state(snap, module, name)
+        mark, tone = MARKS.get(state, ABSENT)
+        why = f"JAX {snap.release}: {state}" + (f" ({message})" if message else "")
+        cells.append(Cell(mark, tone, why=why))
+    return cells
+
+
+def name_rows(snapshots: list[Snapshot], names: list[tuple[str, str]]) -> list[list[Cell]]:
+    newest = snapshots[-1]
+    events: dict[tuple[str, str], list[str]] = {}
+    for event in _changes.timeline(snapshots):
+        events.setdefault((event.module, event.name), []).append(f"{event.change} {event.release}")
+    rows = []
+    for module, name in names:
+        spelling = _changes.Location(module, name).spelling
+        after, message = _changes.state(newest, module, name)
+        instead = ""
+        if after != "present":
+            instead = _guide.name_change(module, name, newest, message).instead
+        rows.append(
+            [
+                Cell(spelling, anchor=name_anchor(spelling)),
+                *strip(snapshots, module, name),
+                Cell("; ".join(events.get((module, name), []))),
+                Cell(instead),
+            ]
+        )
+    return rows
+
+
+def breaking_names(snapshots: list[Snapshot]) -> list[tuple[str, str]]:
+    """Names deprecated, removed or moved within these releases."""
+    found = {
+        (e.module, e.name)
+        for e in _changes.timeline(snapshots)
+        if e.change not in ("added", "re-added")
+    }
+    return sorted(found, key=lambda mn: _changes.Location(*mn).spelling)
+
+
+def forms() -> list[tuple[str, list[list[str]], str]]:
+    """(form, releases that accept it, what to write instead): the call forms of the table,
+    every ``pallas_call`` keyword some release lacks, and ``cost_analysis()[0]``."""
+    found = [(form, call_form_releases(form), instead) for form, instead in CALL_FORMS.items()]
+    for name in sorted(release_ranges().get("pallas_call_keywords", {})):
+        form = f"pallas_call({name}=...)"
+        spans = pallas_call_keyword_releases(name)
+        if form not in CALL_FORMS and spans != [[scanned_releases()[0], scanned_releases()[-1]]]:
+            instead = CALL_KEYWORDS.get(name, f"pallas_call({name}=...) where the release has it")
+            found.append((form, spans, instead))
+    old = _cost_analysis.works_in_releases(scanned_releases())
+    found.append((_cost_analysis.API, [list(span) for span in old], _cost_analysis.HINT))
+    return found
+
+
+def form_rows(snapshots: list[Snapshot]) -> list[list[Cell]]:
+    rows = []
+    for form, spans, instead in forms():
+        cells = []
+        for snap in snapshots:
+            works = works_in(spans, snap.release)
+            mark, tone = MARKS["present"] if works else ABSENT
+            why = f"JAX {snap.release}: {'accepted' if works else 'refused'}"
+            cells.append(Cell(mark, tone, why=why))
+        accepted = [s.release for s in snapshots if works_in(spans, s.release)]
+        refused = [s.release for s in snapshots if not works_in(spans, s.release)]
+        if not refused:
+            when = "accepted by every release here"
+        elif not accepted:
+            when = "refused by every release here"
+        elif Version(refused[0]) > Version(accepted[-1]):
+            when = f"accepted {accepted[0]}-{accepted[-1]}; refused from {refused[0]}"
+        elif Version(accepted[0]) > Version(refused[-1]):
+            when = f"refused {refused[0]}-{refused[-1]}; accepted from {accepted[0]}"
+        else:
+            when = f"accepted in {', '.join(accepted)}"
+        rows.append([Cell(form, anchor=form_anchor(form)), *cells, Cell(when), Cell(instead)])
+    return rows
+
+
+def timeline_chart(snapshots: list[Snapshot], names: list[tuple[str, str]]) -> Chart:
+    bars = []
+    for module, name in names:
+        spelling = _changes.Location(module, name).spelling
+        states = tuple(MARKS.get(_changes.state(s, module, name)[0], ABSENT)[1] for s in snapshots)
+        bars.append(Bar(spelling, states, f"#{name_anchor(spelling)}"))
+    return Chart(
+        [s.release for s in snapshots],
+        bars,
+        "When each breaking name came and went: green present, amber deprecated, grey absent.",
+    )
 
 
 def name_timeline(snapshots: list[Snapshot]) -> Section:
-    rows = []
-    anchored: set[str] = set()
-    for event in _changes.timeline(snapshots):
-        instead, does = _changes.compat_note(event.module, event.name)
-        anchor = "" if event.anchor in anchored else event.anchor
-        anchored.add(event.anchor)
-        rows.append(
-            [
-                Cell(event.spelling, anchor=anchor),
-                Cell(event.release, link=f"#release-{event.release}"),
-                Cell(event.change, TONES.get(event.change, "bad")),
-                Cell(event.message or ""),
-                Cell(instead),
-                Cell(does),
-            ]
-        )
-    return Section(
-        "Timeline of public names",
-        "timeline",
-        "Every public Pallas name that was added, deprecated, removed or re-added between the "
-        "releases in this report, with JAX's own message and what to write instead.",
-        [Table(["name", "JAX", "change", "JAX's message", "write instead", "pallas_compat"], rows)],
+    releases = [s.release for s in snapshots]
+    breaking = breaking_names(snapshots)
+    added = sorted(
+        {(e.module, e.name) for e in _changes.timeline(snapshots)} - set(breaking),
+        key=lambda mn: _changes.Location(*mn).spelling,
     )
+    headers = ["name", *releases, "changes", "write instead (newest release)"]
+    form_headers = ["call form", *releases, "when", "write instead"]
+    return Section(
+        "Names and call forms: when each came and went",
+        "timeline",
+        "Deprecated, removed and moved names first, one row each with its presence in every "
+        "release (● present, ◐ deprecated, · absent; hover a cell for JAX's message). Names "
+        "that were only added are folded below.",
+        [
+            Table(
+                headers,
+                name_rows(snapshots, breaking),
+                "deprecated, removed or moved",
+                searchable=True,
+                strip=(1, len(releases)),
+            ),
+            Table(form_headers, form_rows(snapshots), "call forms", strip=(1, len(releases))),
+        ],
+        folds=[
+            Fold(
+                f"Names only added ({len(added)})",
+                "added",
+                tables=[
+                    Table(
+                        headers,
+                        name_rows(snapshots, added),
+                        searchable=True,
+                        strip=(1, len(releases)),
+                    )
+                ],
+            )
+        ],
+        charts=[timeline_chart(snapshots, breaking)],
+    )
+
+
+# -- signatures, meaning, behaviours
 
 
 def shapes(snapshots: list[Snapshot]) -> Section:
-    rows = [
-        [
-            Cell(_changes.Location(c.module, c.name).spelling),
-            Cell(f"{c.before} → {c.after}"),
-            Cell(c.what),
-            Cell(_changes.describe_params(c.old)),
-            Cell(_changes.describe_params(c.new)),
-        ]
-        for c in _changes.shape_changes(snapshots)
-    ]
+    """Per adjacent pair, folded: what old calls lose first, additions with defaults after."""
+    headers = ["name", "what changed", "now"]
+    folds = []
+    for old, new in itertools.pairwise(snapshots):
+        breaking, additions = [], []
+        for change in _changes.shape_changes([old, new]):
+            found = _guide.signature_change(change, set())
+            spelling = _changes.Location(change.module, change.name).spelling
+            row = [
+                Cell(spelling, link=f"#{name_anchor(spelling)}"),
+                Cell(
+                    found.what if found else change.what + ": additions only",
+                    "bad" if found else "",
+                ),
+                Cell(_changes.describe_params(change.new)),
+            ]
+            (breaking if found else additions).append(row)
+        if breaking or additions:
+            summary = f"JAX {old.release} → {new.release}: {len(breaking)} that break old calls, {len(additions)} additions"
+            folds.append(
+                Fold(summary, tables=[Table(headers, breaking + additions, searchable=True)])
+            )
     return Section(
         "Signatures and dataclass fields",
         "signatures",
-        "Parameters and fields (with defaults) that changed between adjacent releases.",
-        [Table(["name", "releases", "what", "before", "after"], rows)],
+        "Parameters and fields that changed between adjacent releases: first what old calls "
+        "may pass and the newer release lacks (gone, or newly required), then additions with "
+        "defaults, which break nothing.",
+        folds=folds,
     )
-
-
-def behaviours(snapshots: list[Snapshot]) -> Section:
-    changes = _changes.behaviour_changes(snapshots)
-    section = Section(
-        "Behaviours and error messages",
-        "behaviours",
-        "What the same code did on each release (the chapter's behaviours), as text diffs.",
-    )
-    section.code = [(f"{c.key}: JAX {c.before} → {c.after}", c.diff) for c in changes]
-    return section
 
 
 def semantics(snapshots: list[Snapshot]) -> Section:
@@ -194,11 +376,11 @@ def semantics(snapshots: list[Snapshot]) -> Section:
     with the same finding, so that a change of meaning reads as one row per era."""
     rows = []
     for key, runs in _changes.summary_runs(snapshots):
-        for i, (first, last, summary) in enumerate(runs):
+        for i, (first, last, found) in enumerate(runs):
             span = first if first == last else f"{first} to {last}"
-            tone = "info" if summary.startswith("n/a") else ("warn" if len(runs) > 1 else "")
+            tone = "info" if found.startswith("n/a") else ("warn" if len(runs) > 1 else "")
             rows.append(
-                [Cell(key.partition(".")[2] if i == 0 else ""), Cell(span), Cell(summary, tone)]
+                [Cell(key.partition(".")[2] if i == 0 else ""), Cell(span), Cell(found, tone)]
             )
     return Section(
         "Changes of meaning",
@@ -209,27 +391,76 @@ def semantics(snapshots: list[Snapshot]) -> Section:
     )
 
 
-def imports(snapshots: list[Snapshot], undeclared: dict[str, list[str]]) -> Section:
-    rows = [
-        [Cell(release), Cell(module), Cell(error, "bad")]
-        for release, module, error in _changes.import_failures(snapshots)
+def behaviours(snapshots: list[Snapshot]) -> Section:
+    rows = []
+    for old, new in itertools.pairwise(snapshots):
+        for change in _guide.behaviours(old, new):
+            if change.kind is not _guide.ChangeKind.BEHAVIOUR:
+                continue
+            raised = change.what.endswith("Now raises.")
+            rows.append(
+                [
+                    Cell(change.subject),
+                    Cell(f"{old.release} → {new.release}"),
+                    Cell(change.what, "bad" if raised else "good"),
+                    Cell(change.instead),
+                    Cell(change.detail),
+                ]
+            )
+    section = Section(
+        "Behaviours and error messages",
+        "behaviours",
+        "Calls that started or stopped raising between adjacent releases, in words, with the "
+        "error text. A change of message wording alone is not listed; the raw differences are "
+        "folded below.",
+        [Table(["behaviour", "releases", "what", "write instead", "error text"], rows)],
+    )
+    diffs = _changes.behaviour_changes(snapshots)
+    section.folds = [
+        Fold(
+            f"Every recorded difference, as text diffs ({len(diffs)})",
+            "behaviour-diffs",
+            code=[(f"{c.key}: JAX {c.before} → {c.after}", c.diff) for c in diffs],
+        )
     ]
+    return section
+
+
+def imports(snapshots: list[Snapshot], undeclared: dict[str, list[str]]) -> Section:
+    rows = []
+    for release, module, error in _changes.import_failures(snapshots):
+        snap = next(s for s in snapshots if s.release == release)
+        record = snap.data["modules"].get(module, {})
+        shipped = not absent_module(record, module)
+        text = error if shipped else f"not shipped in JAX {release} ({error})"
+        rows.append([Cell(release), Cell(module), Cell(text, "bad" if shipped else "info")])
+    for snap in snapshots:
+        for module, record in sorted(snap.data["modules"].items()):
+            if record.get("deprecated"):
+                rows.append(
+                    [
+                        Cell(snap.release),
+                        Cell(module),
+                        Cell(f"deprecated: {record['deprecated']}", "warn"),
+                    ]
+                )
     rows += [
         [Cell(release), Cell("(undeclared dependency)"), Cell(", ".join(names), "warn")]
         for release, names in undeclared.items()
     ]
     rows.sort(key=lambda row: Version(row[0].text))  # stable: per release, in the order above
     return Section(
-        "Import failures and undeclared dependencies",
+        "Modules: import failures, deprecations, undeclared dependencies",
         "imports",
-        "Pallas modules that did not import in a clean environment, and what JAX imported "
-        "without declaring it.",
-        [Table(["JAX", "module", "error"], rows)],
+        "Pallas modules that did not import in a clean environment (or that the release does not "
+        "ship), modules that warn on import, and what JAX imported without declaring it.",
+        [Table(["JAX", "module", "what"], rows)],
     )
 
 
 def kernels(kernel_results: dict[str, dict[str, Any]]) -> Section:
-    """One table per mode (kernel x release): ten release columns read; thirty did not."""
+    """Counts per mode and release first; the kernels that do not pass everywhere; every
+    kernel x release table folded."""
     releases = sorted(kernel_results, key=Version)
     modes: list[str] = []
     by_kernel: dict[str, dict[tuple[str, str], dict[str, Any]]] = {}
@@ -238,28 +469,42 @@ def kernels(kernel_results: dict[str, dict[str, Any]]) -> Section:
             if record["mode"] not in modes:
                 modes.append(record["mode"])
             by_kernel.setdefault(record["kernel"], {})[(release, record["mode"])] = record
-    tables = []
+    counts, tables, uneven = [], [], []
     for mode in modes:
-        rows = []
+        rows, row_counts = [], []
+        for release in releases:
+            found = [c[(release, mode)] for c in by_kernel.values() if (release, mode) in c]
+            ok = sum(r["status"] in ("pass", "caught") for r in found)
+            row_counts.append(Cell(f"{ok}/{len(found)}", "good" if ok == len(found) else "warn"))
+        counts.append([Cell(mode), *row_counts])
         for kernel, cells in by_kernel.items():
             row = [Cell(kernel)]
             for release in releases:
                 record = cells.get((release, mode))
                 if record is None:
-                    row.append(Cell("—", "info"))
+                    row.append(Cell("—", "info", why=f"not run on JAX {release} in this mode"))
                     continue
                 text = record["status"]
                 if isinstance(record.get("max_abs_err"), float):
                     text += f" {record['max_abs_err']:.1e}"
-                row.append(Cell(text, tone_of(record["status"])))
+                row.append(Cell(text, tone_of(record["status"]), why=record.get("detail", "")))
             rows.append(row)
+            statuses = {c.text.split()[0] for c in row[1:]}
+            if statuses & {"fail", "error", "missed", "wrong"}:
+                uneven.append([Cell(mode), *row])
         tables.append(Table(["kernel", *releases], rows, caption=f"mode: {mode}"))
     return Section(
         "Kernels x mode x release",
         "kernels",
-        "The chapter's kernels (python -m kernels), one table per mode: status and max abs error "
-        "against NumPy float64. Interpreter timings are not kernel speed and are not shown.",
-        tables,
+        "The chapter's kernels (python -m kernels): how many pass (or are caught, where the "
+        "chapter expects an error) per mode and release, then each kernel that does not pass "
+        "everywhere (hover a cell for why). Max abs error is against NumPy float64; interpreter "
+        "timings are not kernel speed and are not shown.",
+        [
+            Table(["mode", *releases], counts, "passing, per mode and release"),
+            Table(["mode", "kernel", *releases], uneven, "failing or missed somewhere", keys=2),
+        ],
+        folds=[Fold(f"Every kernel, mode {t.caption[6:]}", tables=[t]) for t in tables],
     )
 
 
@@ -273,111 +518,58 @@ def skipped(missing: dict[str, str]) -> Section:
     )
 
 
+def answers(releases: list[str]) -> list[Answer]:
+    """The questions people bring, each one click or one command away."""
+    oldest, newest = releases[0], releases[-1]
+    before = releases[-2] if len(releases) > 1 else oldest
+    return [
+        Answer(
+            "I use X and Y: which release can I upgrade to, and what do I write?",
+            "timeline",
+            "names and call forms, release by release (type a name in the filter box)",
+            f"pallas-compat doctor src/ --target {newest} --format html",
+        ),
+        Answer(
+            f"What breaks from A to B (e.g. {before} → {newest})?",
+            f"upgrade-{before}-{newest}".replace(".", "-"),
+            f"upgrade guide {before} → {newest} (all pairs in Upgrade guides)",
+            f"python -m probes guide --from {before} --to {newest}",
+        ),
+        Answer("When did pl.dot go?", "name-pl-dot", "pl.dot, release by release"),
+        Answer(
+            "When does dict compiler_params break?",
+            form_anchor('compiler_params={"mosaic": {...}}'),
+            'compiler_params={"mosaic": {...}}, release by release',
+        ),
+        Answer(
+            f"Do my kernels run on the newest release ({newest})?",
+            "corpus",
+            f"JAX's own kernels of {oldest}-{newest} run on every release",
+            f"pallas-compat doctor src/ --target {newest}",
+        ),
+    ]
+
+
 def build(
     snapshots: list[Snapshot],
     kernel_results: dict[str, dict[str, Any]],
     skipped_releases: dict[str, str],
     undeclared: dict[str, list[str]],
+    corpus_results: dict[str, dict[str, Any]] | None = None,
 ) -> list[Section]:
-    return [
-        summary(snapshots),
+    from probes._corpus_report import corpus
+
+    sections = [
+        guides(snapshots, kernel_results, corpus_results or {}),
         name_timeline(snapshots),
-        shapes(snapshots),
+        summary(snapshots),
         semantics(snapshots),
         behaviours(snapshots),
+        shapes(snapshots),
         imports(snapshots, undeclared),
         kernels(kernel_results),
-        skipped(skipped_releases),
     ]
-
-
-# -- rendering
-
-
-def md_cell(cell: Cell) -> str:
-    text = cell.text.replace("|", "\\|").replace("\n", " ")
-    if cell.anchor:
-        text = f'<a id="{cell.anchor}"></a>{text}'
-    return text
-
-
-def markdown(title: str, releases: list[str], sections: list[Section]) -> str:
-    lines = [f"# {title}", "", f"Releases: {', '.join(releases)}.", ""]
-    lines += ["Sections: " + " · ".join(f"[{s.title}](#{s.anchor})" for s in sections), ""]
-    for section in sections:
-        lines += [f'<a id="{section.anchor}"></a>', f"## {section.title}", "", section.intro, ""]
-        for table in section.tables:
-            if table.caption:
-                lines += [f"**{table.caption}**", ""]
-            if not table.rows:
-                lines += ["(none)", ""]
-                continue
-            lines.append("| " + " | ".join(table.headers) + " |")
-            lines.append("|" + " --- |" * len(table.headers))
-            lines += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in table.rows]
-            lines.append("")
-        for caption, text in section.code:
-            lines += [f"**{caption}**", "", "```diff", text.rstrip(), "```", ""]
-        if not section.tables and not section.code:
-            lines += ["(none)", ""]
-    return "\n".join(lines) + "\n"
-
-
-STYLE = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:100em;color:#222}
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top}
-th{background:#f3f3f3;position:sticky;top:0}.good{background:#e3f5e1}.warn{background:#fff4d6}
-.bad{background:#fde2e1}.info{background:#eef2f7}pre{background:#f7f7f7;padding:.6em;overflow:auto}
-.legend span{padding:2px 8px;margin-right:6px;border:1px solid #ccc}
-"""
-
-
-def html_cell(cell: Cell, tag: str = "td") -> str:
-    text = html.escape(cell.text)
-    if cell.link:
-        text = f'<a href="{html.escape(cell.link)}">{text}</a>'
-    attrs = f' class="{cell.tone}"' if cell.tone else ""
-    if cell.anchor:
-        attrs += f' id="{html.escape(cell.anchor)}"'
-    return f"<{tag}{attrs}>{text}</{tag}>"
-
-
-def page(title: str, releases: list[str], sections: list[Section]) -> str:
-    out = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
-        f"<h1>{html.escape(title)}</h1>",
-        f"<p>Releases: {html.escape(', '.join(releases))}.</p>",
-        '<p class="legend">'
-        + "".join(
-            f'<span class="{tone}">{html.escape(meaning)}</span>'
-            for tone, meaning in LEGEND.items()
-        )
-        + "</p>",
-        "<nav>"
-        + " · ".join(f'<a href="#{s.anchor}">{html.escape(s.title)}</a>' for s in sections)
-        + "</nav>",
-    ]
-    for section in sections:
-        out.append(f'<h2 id="{section.anchor}">{html.escape(section.title)}</h2>')
-        out.append(f"<p>{html.escape(section.intro)}</p>")
-        for table in section.tables:
-            if table.caption:
-                out.append(f"<h3>{html.escape(table.caption)}</h3>")
-            if not table.rows:
-                out.append("<p>(none)</p>")
-                continue
-            out.append(
-                "<table><tr>"
-                + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers)
-                + "</tr>"
-            )
-            out += ["<tr>" + "".join(html_cell(c) for c in row) + "</tr>" for row in table.rows]
-            out.append("</table>")
-        for caption, text in section.code:
-            out.append(f"<p><b>{html.escape(caption)}</b></p><pre>{html.escape(text)}</pre>")
-        if not section.tables and not section.code:
-            out.append("<p>(none)</p>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+    if corpus_results:
+        sections.append(corpus(corpus_results))
+    sections.append(skipped(skipped_releases))
+    return sections

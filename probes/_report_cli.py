@@ -9,17 +9,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pallas_compat._atomic import unwritable, write_all
-from probes import _changes, _report
-from probes._corpus_report import corpus
+from probes import _guide, _render, _report
 from probes._load import (
     InputError,
-    Snapshot,
     load_corpus_results,
     load_kernel_results,
     load_snapshot,
     load_snapshots,
 )
 from probes._matrix import MatrixError, load_matrix
+from probes._model import Section
 
 TITLE = "Pallas API drift across JAX releases"
 
@@ -76,12 +75,11 @@ def report(argv: Sequence[str]) -> int:
         for s in snapshots
         if s.data["environment"].get("undeclared_dependencies")
     }
-    sections = _report.build(snapshots, results, skipped, undeclared)
     corpus_results = load_corpus_results(args.snapshots.parent / "corpus")
-    if corpus_results:  # before the skipped releases, after the chapter's kernels
-        sections.insert(len(sections) - 1, corpus(corpus_results))
-    markdown = _report.markdown(TITLE, releases, sections)
-    page = _report.page(TITLE, releases, sections)
+    sections = _report.build(snapshots, results, skipped, undeclared, corpus_results)
+    answers = _report.answers(releases)
+    markdown = _render.markdown(TITLE, releases, sections, answers)
+    page = _render.page(TITLE, releases, sections, answers)
     try:  # both or neither: the two pages never describe different snapshots
         write_all({args.out / "api-diff.md": markdown, args.out / "api-diff.html": page})
     except OSError as exc:
@@ -97,43 +95,56 @@ def report(argv: Sequence[str]) -> int:
 
 def diff(argv: Sequence[str]) -> int:
     parser = Parser(prog="python -m probes diff", description="What breaks upgrading from A to B.")
-    parser.add_argument("old", type=Path)
-    parser.add_argument("new", type=Path)
+    parser.add_argument("old", type=Path, help="snapshot of the release you are on")
+    parser.add_argument("new", type=Path, help="snapshot of the release you upgrade to")
     args = parser.parse_args(argv)
     old, new = load_snapshot(args.old), load_snapshot(args.new)
     if old.release == new.release:
         raise InputError(f"{args.new}: the same release as {args.old} (JAX {old.release})")
-    print(f"Upgrading JAX {old.release} -> {new.release}")
-    breaks = upgrade_breaks(old, new)
-    for line in breaks:
-        print(line)
-    print(f"{len(breaks)} changes that can break code written for JAX {old.release}")
+    sys.stdout.write(_guide.text(_guide.guide(old, new)))
     return 0
 
 
-def upgrade_breaks(old: Snapshot, new: Snapshot) -> list[str]:
-    lines = []
-    for module, name in _changes.all_names([old, new]):
-        before, _ = _changes.state(old, module, name)
-        after, message = _changes.state(new, module, name)
-        spelling = _changes.Location(module, name).spelling
-        if before in _changes.PRESENT and after not in _changes.PRESENT:
-            instead, _ = _changes.compat_note(module, name)
-            lines.append(f"removed     {spelling}: {message or instead or 'no migration message'}")
-        elif before == "present" and after == "deprecated":
-            lines.append(f"deprecated  {spelling}: {message or ''}")
-    for change in _changes.shape_changes([old, new]):
-        spelling = _changes.Location(change.module, change.name).spelling
-        lines.append(
-            f"{change.what:<11} {spelling}: ({_changes.describe_params(change.old)}) -> "
-            f"({_changes.describe_params(change.new)})"
-        )
-    for change in _changes.behaviour_changes([old, new]):
-        lines.append(f"behaviour   {change.key}")
-    return lines
+def guide(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog="python -m probes guide",
+        description="The upgrade guide from one JAX release to another: only what breaks.",
+    )
+    parser.add_argument("--from", dest="old", required=True, metavar="A", help="e.g. 0.6.2")
+    parser.add_argument("--to", dest="new", required=True, metavar="B", help="e.g. 0.9.2")
+    parser.add_argument(
+        "--snapshots", type=Path, default=Path("reports/snapshots"), help="(default: %(default)s)"
+    )
+    parser.add_argument("--format", choices=("text", "markdown"), default="text")
+    args = parser.parse_args(argv)
+    snapshots = {s.release: s for s in load_snapshots(args.snapshots)}
+    for release in (args.old, args.new):
+        if release not in snapshots:
+            known = ", ".join(snapshots)
+            raise InputError(f"no snapshot of JAX {release} in {args.snapshots} (have: {known})")
+    if args.old == args.new:
+        raise InputError(f"--from and --to are both {args.old}")
+    folder = args.snapshots.parent
+    found = _guide.guide(
+        snapshots[args.old],
+        snapshots[args.new],
+        load_kernel_results(folder / "kernels"),
+        load_corpus_results(folder / "corpus"),
+    )
+    if args.format == "text":
+        sys.stdout.write(_guide.text(found))
+    else:
+        title = f"Upgrading JAX {found.old} → {found.new}"
+        sections = [
+            Section(
+                title, found.anchor, f"{len(found.changes)} changes.", _report.guide_tables(found)
+            )
+        ]
+        sys.stdout.write(_render.markdown(title, [found.old, found.new], sections, []))
+    return 0
 
 
-COMMANDS = {"report": report, "diff": diff}
+COMMANDS = {"report": report, "diff": diff, "guide": guide}
 
 
 def main(command: str, argv: Sequence[str]) -> int:

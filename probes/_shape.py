@@ -11,7 +11,7 @@ from typing import Any
 
 #: A shape: a type; a tuple of allowed types; ``{key: shape}`` for an object whose keys are
 #: optional when they end with "?"; ``{str: shape}`` for a mapping of any keys to one shape;
-#: ``[shape]`` for a list of one shape.
+#: ``[shape]`` for a list of one shape; a frozenset for one of those strings.
 Shape = Any
 
 NAME_ENTRY = {
@@ -21,7 +21,7 @@ NAME_ENTRY = {
     "signature?": ([dict], type(None)),
     "fields?": [dict],
 }
-MODULE = {"imports?": bool, "error?": dict, "names?": {str: NAME_ENTRY}}
+MODULE = {"imports?": bool, "error?": dict, "deprecated?": str, "names?": {str: NAME_ENTRY}}
 SNAPSHOT: Shape = {
     "schema": str,
     "environment": {
@@ -60,6 +60,10 @@ def check(value: Any, shape: Shape, where: str = "") -> None:
     """Raise ShapeError at the first place ``value`` does not have ``shape``."""
     if shape is object:
         return
+    if isinstance(shape, frozenset):
+        if value not in shape:
+            raise ShapeError(f"{where} is {value!r}, not one of {', '.join(sorted(shape))}")
+        return
     if isinstance(shape, tuple) and any(isinstance(s, (dict, list)) for s in shape):
         for alternative in shape:
             try:
@@ -95,5 +99,13 @@ def check(value: Any, shape: Shape, where: str = "") -> None:
 CORPUS_RESULTS: Shape = {
     "schema": str,
     "jax": str,
-    "results": [{"from": str, "kernel": str, "route": str, "status": str, "detail?": str}],
+    "results": [
+        {
+            "from": str,
+            "kernel": str,
+            "route": frozenset({"native", "patch", "shim", "migrate"}),
+            "status": frozenset({"works", "wrong", "error", "dependency"}),
+            "detail?": str,
+        }
+    ],
 }

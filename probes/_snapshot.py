@@ -21,8 +21,12 @@ def count_facts(value: Any) -> int:
     return 1
 
 
-def assemble(results: Iterable[GroupResult], wall_s: float) -> dict[str, Any]:
-    """Place each outcome at ``snapshot[section][name]``; failures keep their reason."""
+def assemble(
+    results: Iterable[GroupResult], wall_s: float
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Place each outcome at ``snapshot[section][name]``; failures keep their reason. The
+    timings come back apart: a snapshot holds only what the release is, so that a re-run on
+    the same release writes the same bytes."""
     snapshot: dict[str, Any] = {"schema": SCHEMA, **{section: {} for section in SECTIONS}}
     failed: dict[str, str] = {}
     group_failures: dict[str, dict[str, str]] = {}
@@ -49,12 +53,12 @@ def assemble(results: Iterable[GroupResult], wall_s: float) -> dict[str, Any]:
         "group_failures": group_failures,
         "facts": sum(count_facts(snapshot[section]) for section in SECTIONS),
     }
-    snapshot["volatile"] = {
+    timings = {
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "seconds": seconds,
         "wall_s": round(wall_s, 3),
     }
-    return snapshot
+    return snapshot, timings
 
 
 def dumps(snapshot: dict[str, Any]) -> str:
@@ -65,5 +69,6 @@ def dumps(snapshot: dict[str, Any]) -> str:
 
 
 def stable_part(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """The part that diffs compare: everything but ``volatile``."""
+    """The part that diffs compare: everything but ``volatile`` (which snapshots written
+    before timings moved to ``--timings`` still hold)."""
     return {k: v for k, v in snapshot.items() if k != "volatile"}

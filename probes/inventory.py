@@ -6,6 +6,7 @@ knows, plus the names the API-facts table watches (recorded as ``absent`` when m
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import enum
 import functools
@@ -136,6 +137,29 @@ def name_record(module: ModuleType, name: str, public: set[str]) -> dict[str, An
     return {"status": "present", **describe(obj)}
 
 
+def module_deprecation(module: ModuleType) -> str | None:
+    """The message a module warns with when imported (``pallas.gpu`` from 0.4.35 on), read
+    from its top-level ``warn(...)`` calls: a warning fires once per process, so whether this
+    worker sees it depends on who imported the module first; the source does not."""
+    try:
+        tree = ast.parse(inspect.getsource(module))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    for statement in tree.body:
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            continue
+        if call.func.attr != "warn":
+            continue
+        texts = [
+            a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)
+        ]
+        message = " ".join(t for t in texts if " " in t)  # not the warning's id
+        if message:
+            return " ".join(message.split())
+    return None
+
+
 def inventory(module_name: str) -> dict[str, Any]:
     try:
         module = importlib.import_module(module_name)
@@ -143,11 +167,18 @@ def inventory(module_name: str) -> dict[str, Any]:
         return {"imports": False, "error": error_record(exc)}
     public = {n for n in dir(module) if not n.startswith("_")}
     names = public | set(deprecation_table(module)) | watched_names().get(module_name, set())
-    return {
+    records = {name: name_record(module, name, public) for name in sorted(names)}
+    record: dict[str, Any] = {
         "imports": True,
         "has_deprecation_table": "_deprecations" in vars(module),
-        "names": {name: name_record(module, name, public) for name in sorted(names)},
     }
+    deprecated = module_deprecation(module)
+    if deprecated is not None:  # every name of a deprecated module is deprecated with it
+        record["deprecated"] = deprecated
+        for entry in records.values():
+            if entry["status"] == "present":
+                entry.update(status="deprecated", message=deprecated)
+    return {**record, "names": records}
 
 
 def probes() -> list[Probe]:

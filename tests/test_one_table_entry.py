@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -19,7 +20,10 @@ from pallas_compat._facts import PL, TPU, Feature, Location
 from pallas_compat._migrate import migrate_module
 from pallas_compat._patch import patch, unpatch
 from pallas_compat._resolve import find
-from probes._changes import compat_note
+from probes._guide import ChangeKind, name_change
+from probes._load import load_snapshot
+
+REPO = Path(__file__).resolve().parent.parent
 
 OLD = Location(TPU, "FAKE_ANY")  # "pltpu.FAKE_ANY, renamed pl.ANY in 0.4.34"
 NEW = Location(PL, "ANY")
@@ -88,6 +92,8 @@ def test_doctor_and_migrate_follow_it(fake_rename: None) -> None:
     assert migrate_module(cst.parse_module(SOURCE), "0.4.30").code == SOURCE
 
 
-def test_the_report_says_what_to_write(fake_rename: None) -> None:
-    write, does = compat_note(OLD.module, OLD.attr)
-    assert write == "pl.ANY" and "served by the shim" in does and "migrate` rewrites it" in does
+def test_the_upgrade_guide_says_what_to_write(fake_rename: None) -> None:
+    newest = load_snapshot(REPO / "reports" / "snapshots" / "jax-0.12.0.1.json")  # has pl.ANY
+    change = name_change(OLD.module, OLD.attr, newest, None)
+    assert change.kind is ChangeKind.RENAMED and change.instead == "pl.ANY"
+    assert change.shim is True and change.migrate is True

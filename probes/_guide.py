@@ -1,0 +1,445 @@
+"""The upgrade guide from release A to release B: only what breaks or changes, in words.
+
+One typed model (``Change``) computed from two snapshots (plus the kernel and corpus results
+of B), rendered as text by ``python -m probes guide`` and ``diff``, and as a section of the
+report. Each change says what to write instead (a spelling or a line of code, never JAX's
+message pasted), whether ``pallas_compat`` serves the old code, and whether ``migrate``
+rewrites it.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import importlib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pallas_compat import _facts
+from pallas_compat._anchors import form_anchor, name_anchor
+from pallas_compat._facts import (
+    CALL_FORMS,
+    CALL_KEYWORDS,
+    GPU_LEGACY,
+    TRITON,
+    WRITE_INSTEAD,
+    Feature,
+    Location,
+    call_form_releases,
+    pallas_call_keyword_releases,
+    release_ranges,
+    works_in,
+)
+from probes import _changes
+from probes._load import Snapshot
+
+
+class ChangeKind(str, enum.Enum):
+    """What kind of break; the values are the guide's group headings."""
+
+    REMOVED = "removed"
+    RENAMED = "renamed or moved"
+    CALL_FORM = "call forms and signatures"
+    BEHAVIOUR = "behaviours"
+    MEANING = "changes of meaning"
+    KERNELS = "kernels"
+    DEPRECATED = "deprecated (still works, warns)"
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: ChangeKind
+    subject: str
+    what: str
+    instead: str = ""
+    #: Does old code keep working through ``pallas_compat`` (shim imports or ``patch()``)?
+    shim: bool | None = None
+    #: Does ``pallas-compat migrate`` rewrite the old code?
+    migrate: bool | None = None
+    anchor: str = ""
+    #: Before / after error text, for behaviours.
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Guide:
+    old: str
+    new: str
+    changes: list[Change]
+
+    @property
+    def anchor(self) -> str:
+        return f"upgrade-{self.old}-{self.new}".replace(".", "-")
+
+    def by_kind(self) -> list[tuple[ChangeKind, list[Change]]]:
+        return [
+            (kind, found)
+            for kind in ChangeKind
+            if (found := [c for c in self.changes if c.kind is kind])
+        ]
+
+
+# -- names
+
+
+def owner(loc: str) -> Feature | None:
+    for feature in (*_facts.FEATURES, *_facts.moves()):
+        if any(f"{place.module}:{place.attr}" == loc for place in feature.locations):
+            return feature
+    return None
+
+
+USE_SPELLING = re.compile(r"\b[Uu]se (`?)((?:pl|pltpu|plgpu|pltriton|jax)\.[\w.]+(?:\(\))?)\1")
+
+
+def successor(feature: Feature, new: Snapshot) -> Location | None:
+    """The newest public spelling of a renamed feature that ``new`` has."""
+    for place in reversed(feature.locations):
+        if not place.private and _changes.state(new, place.module, place.attr)[0] == "present":
+            return place
+    return None
+
+
+def instead_of(module: str, name: str, new: Snapshot, message: str | None) -> str:
+    """What to write for a name with no feature: the table, or the spelling JAX's own message
+    names; else say there is none."""
+    loc = f"{module}:{name}"
+    if loc in WRITE_INSTEAD:
+        return WRITE_INSTEAD[loc]
+    found = USE_SPELLING.search(message or "")
+    if found:
+        return found.group(2)
+    return f"no public successor in JAX {new.release}"
+
+
+def name_change(module: str, name: str, new: Snapshot, message: str | None) -> Change:
+    """A name present in A and absent in B: renamed or removed, and who handles it."""
+    loc = f"{module}:{name}"
+    spelling = Location(module, name).spelling
+    anchor = name_anchor(spelling)
+    feature = owner(loc)
+    served = feature is not None and new.data["features"].get(feature.key, {}).get(
+        "status", "unavailable" if not feature.key.startswith("moved:") else "current"
+    ) not in ("unavailable",)
+    if feature is not None and feature.renamed:
+        place = successor(feature, new)
+        if place is not None:
+            what = f"renamed: {place.spelling} in JAX {new.release}"
+            return Change(ChangeKind.RENAMED, spelling, what, place.spelling, True, True, anchor)
+    if feature is not None:
+        what = "removed; pallas-compat serves it" if served else "removed"
+        return Change(
+            ChangeKind.REMOVED, spelling, what, feature.hint, served, feature.migrated, anchor
+        )
+    if module == GPU_LEGACY and _changes.state(new, TRITON, name)[0] == "present":
+        place = Location(TRITON, name).spelling  # the legacy module was Triton's: patch() and
+        what = f"module gone: {place} in JAX {new.release}"  # migrate both follow the import
+        return Change(ChangeKind.RENAMED, spelling, what, place, True, True, anchor)
+    instead = instead_of(module, name, new, message)
+    return Change(ChangeKind.REMOVED, spelling, "removed", instead, False, False, anchor)
+
+
+def names(old: Snapshot, new: Snapshot) -> list[Change]:
+    changes = []
+    for module, name in _changes.all_names([old, new]):
+        before, _ = _changes.state(old, module, name)
+        after, message = _changes.state(new, module, name)
+        if before in _changes.PRESENT and after not in _changes.PRESENT:
+            gone_message = release_ranges()["names"].get(f"{module}:{name}", {}).get("message")
+            changes.append(name_change(module, name, new, message or gone_message))
+        elif before == "present" and after == "deprecated":
+            replaced = name_change(module, name, new, message)
+            changes.append(
+                Change(
+                    ChangeKind.DEPRECATED,
+                    replaced.subject,
+                    f"deprecated in JAX {new.release}",
+                    instead_of(module, name, new, message)
+                    if replaced.instead.startswith("no public")
+                    else replaced.instead,
+                    True,
+                    replaced.migrate,
+                    replaced.anchor,
+                )
+            )
+    return changes
+
+
+# -- call forms, keywords, signatures
+
+#: ``pallas_call`` keywords the shim's ``pallas_call`` translates or drops where JAX lacks
+#: them, and those ``migrate`` rewrites (``backend=`` into the params' type).
+SHIM_KEYWORDS = frozenset({"backend", "cost_estimate", "metadata", "scratch_shapes", "f"})
+MIGRATED_KEYWORDS = frozenset({"backend"})
+
+
+def call_forms(old: Snapshot, new: Snapshot) -> list[Change]:
+    changes = []
+    for form, instead in CALL_FORMS.items():
+        spans = call_form_releases(form)
+        if works_in(spans, old.release) and not works_in(spans, new.release):
+            what = f"refused from JAX {new.release}"
+            changes.append(
+                Change(ChangeKind.CALL_FORM, form, what, instead, True, True, form_anchor(form))
+            )
+    for name in sorted(release_ranges().get("pallas_call_keywords", {})):
+        spans = pallas_call_keyword_releases(name)
+        if f"pallas_call({name}=...)" in CALL_FORMS:
+            continue  # listed above, as a call form
+        if works_in(spans, old.release) and not works_in(spans, new.release):
+            instead = CALL_KEYWORDS.get(name, f"leave pallas_call({name}=...) out")
+            changes.append(
+                Change(
+                    ChangeKind.CALL_FORM,
+                    f"pallas_call({name}=...)",
+                    f"keyword gone in JAX {new.release}",
+                    instead,
+                    name in SHIM_KEYWORDS,
+                    name in MIGRATED_KEYWORDS,
+                )
+            )
+    keywords_listed = {c.subject for c in changes}
+    for change in _changes.shape_changes([old, new]):
+        found = signature_change(change, keywords_listed)
+        if found is not None:
+            changes.append(found)
+    return changes
+
+
+def signature_change(change: _changes.ShapeChange, listed: set[str]) -> Change | None:
+    """Parameters or dataclass fields that old calls may pass and the new release lacks, and
+    required parameters appended after the old ones; additions with defaults break nothing.
+    Which new name replaces a gone one is not guessed: both lists are shown."""
+    old, new = positions(change.old), positions(change.new)
+    gone = sorted(n for n in old if n not in new and f"pallas_call({n}=...)" not in listed)
+    required = []
+    if change.what == "signature":
+        required = sorted(n for n in required_parameters(change.new) if new.get(n, 0) >= len(old))
+    if not gone and not required:
+        return None
+    spelling = Location(change.module, change.name).spelling
+    added = sorted(n for n in new if n not in old)
+    parts = [f"`{n}` gone" for n in gone] + [f"`{n}` now required" for n in required]
+    if added:
+        parts.append("new: " + ", ".join(f"`{n}`" for n in added))
+    instead = ", ".join(f"no {n}=" for n in gone)
+    if required:
+        instead = f"{spelling}({_changes.describe_params(change.new)})"
+    return Change(
+        ChangeKind.CALL_FORM,
+        spelling,
+        f"{change.what}: {'; '.join(parts)}",
+        instead,
+        None,
+        None,
+        name_anchor(spelling),
+    )
+
+
+def positions(params: Any) -> dict[str, int]:
+    """Public parameter or field name -> its position."""
+    if not isinstance(params, list):
+        return {}
+    names = [p.get("name", "") for p in params]
+    return {n: i for i, n in enumerate(names) if n and not n.startswith("_")}
+
+
+def parameters(params: Any) -> set[str]:
+    return {p.get("name", "") for p in params} if isinstance(params, list) else set()
+
+
+def required_parameters(params: Any) -> set[str]:
+    if not isinstance(params, list):
+        return set()
+    return {
+        p.get("name", "")
+        for p in params
+        if "default" not in p and not str(p.get("kind", "")).startswith("VAR")
+    }
+
+
+# -- behaviours in words
+
+
+@functools.cache
+def probe_titles() -> dict[str, str]:
+    """Probe key -> the first line of its docstring (what the probe tries)."""
+    from probes._groups import GROUPS
+    from probes._registry import probes_of
+
+    titles = {}
+    for group in GROUPS:
+        for module in group.modules:
+            for found in probes_of(importlib.import_module(module)):
+                doc = (found.fn.__doc__ or "").strip()
+                titles[found.key] = re.sub(r"``", "`", doc.splitlines()[0]) if doc else ""
+    return titles
+
+
+def outcomes(record: Any, path: str = "") -> dict[str, tuple[str, str]]:
+    """path -> (outcome, first line of the error or the value) for every observed call."""
+    found: dict[str, tuple[str, str]] = {}
+    if not isinstance(record, dict):
+        return found
+    if "outcome" in record:
+        error = record.get("error") or {}
+        text = error.get("first_line") or first_meaningful(error.get("message") or "")
+        kind = error.get("type", "")
+        found[path] = (record["outcome"], f"{kind}: {text}" if error else "")
+    for key, value in record.items():
+        if isinstance(value, dict) and key not in ("error", "value"):
+            found.update(outcomes(value, f"{path}.{key}" if path else key))
+    return found
+
+
+def first_meaningful(message: str) -> str:
+    """The first line, or for an error raised inside a callback (``...calling callback:``),
+    the last line of the traceback it carries, which names the real error."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()] or [""]
+    return lines[-1] if lines[0].endswith(":") and len(lines) > 1 else lines[0]
+
+
+def behaviour_words(key: str, a: Any, b: Any, new: str) -> list[Change]:
+    """Calls that started or stopped raising; message wording alone is not a change."""
+    title = probe_titles().get(f"behaviours.{key}") or key.replace("_", " ")
+    before, after = outcomes(a), outcomes(b)
+    changes = []
+    for path in sorted(set(before) & set(after)):
+        (was, was_text), (now, now_text) = before[path], after[path]
+        if was == now:
+            continue
+        subject = f"{key}.{path}" if path else key
+        if now == "raised":
+            what = f"{title} Now raises."
+            detail = f"JAX {new}: {now_text}"
+        else:
+            what = f"{title} Now works."
+            detail = f"before: {was_text}"
+        changes.append(
+            Change(ChangeKind.BEHAVIOUR, subject, what, behaviour_fix(key), detail=detail)
+        )
+    return changes
+
+
+#: Behaviour probes whose break a known spelling fixes (the call form or feature it tries).
+BEHAVIOUR_FIXES = {
+    "dict_compiler_params": CALL_FORMS['compiler_params={"mosaic": {...}}'],
+    "blockspec_argument_order": CALL_FORMS["BlockSpec(index_map, block_shape)"],
+    "old_load_store_kernel": "x_ref[idx] / x_ref[idx] = v; masked: pltriton.load / pltpu.load",
+    "cpu_without_interpret": "pl.pallas_call(..., interpret=True) on a CPU",
+}
+
+
+def behaviour_fix(key: str) -> str:
+    return BEHAVIOUR_FIXES.get(key, "")
+
+
+def behaviours(old: Snapshot, new: Snapshot) -> list[Change]:
+    changes = []
+    for key in sorted(set(old.data["behaviours"]) & set(new.data["behaviours"])):
+        a, b = old.data["behaviours"][key], new.data["behaviours"][key]
+        if _changes.summarised(a) or _changes.summarised(b):
+            if _changes.summarised(a) != _changes.summarised(b):
+                changes.append(
+                    Change(
+                        ChangeKind.MEANING,
+                        key,
+                        f"JAX {old.release}: {_changes.summarised(a)}; JAX {new.release}: "
+                        f"{_changes.summarised(b)}",
+                        "review by hand: no spelling fixes a change of meaning",
+                        False,
+                        False,
+                        "semantics",
+                    )
+                )
+            continue
+        if a != b:
+            changes += behaviour_words(key, a, b, new.release)
+    return changes
+
+
+# -- kernels
+
+
+def kernels(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) -> list[Change]:
+    """Chapter kernels that passed on A and do not on B (same kernel, same mode)."""
+
+    def table(release: str) -> dict[tuple[str, str], dict[str, Any]]:
+        doc = results.get(release) or {}
+        return {(r["kernel"], r["mode"]): r for r in doc.get("results", [])}
+
+    before, after = table(old.release), table(new.release)
+    changes = []
+    for key in sorted(set(before) & set(after)):
+        if before[key]["status"] == "pass" and after[key]["status"] != "pass":
+            kernel, mode = key
+            why = after[key].get("reason") or after[key].get("error", {}).get("message", "")
+            changes.append(
+                Change(
+                    ChangeKind.KERNELS,
+                    f"{kernel} ({mode})",
+                    f"{after[key]['status']} on JAX {new.release}",
+                    str(why).splitlines()[0] if why else "",
+                    anchor="kernels",
+                )
+            )
+    return changes
+
+
+def corpus(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) -> list[Change]:
+    """JAX A's own ops kernels run on B: one line per route, failures named."""
+    records = [
+        r for r in (results.get(new.release) or {}).get("results", []) if r["from"] == old.release
+    ]
+    changes = []
+    for route in ("patch", "shim", "migrate"):
+        mine = [r for r in records if r["route"] == route and r["status"] != "dependency"]
+        if not mine:
+            continue
+        bad = sorted({r["kernel"] for r in mine if r["status"] != "works"})
+        works = len(mine) - sum(1 for r in mine if r["status"] != "works")
+        what = f"JAX {old.release}'s own ops kernels via {route}: {works} of {len(mine)} work"
+        if bad:
+            what += f"; not: {', '.join(bad)}"
+        changes.append(Change(ChangeKind.KERNELS, f"ops kernels ({route})", what, anchor="corpus"))
+    return changes
+
+
+def guide(
+    old: Snapshot,
+    new: Snapshot,
+    kernel_results: dict[str, dict[str, Any]] | None = None,
+    corpus_results: dict[str, dict[str, Any]] | None = None,
+) -> Guide:
+    changes = names(old, new) + call_forms(old, new) + behaviours(old, new)
+    changes += kernels(old, new, kernel_results or {})
+    changes += corpus(old, new, corpus_results or {})
+    order = list(ChangeKind)
+    changes.sort(key=lambda c: (order.index(c.kind), c.subject))
+    return Guide(old.release, new.release, changes)
+
+
+# -- text
+
+
+def yes_no(value: bool | None) -> str:
+    return {True: "yes", False: "no", None: "—"}[value]
+
+
+def text(found: Guide) -> str:
+    lines = [f"Upgrading JAX {found.old} -> {found.new}: {len(found.changes)} changes"]
+    for kind, changes in found.by_kind():
+        lines += ["", f"{kind.value} ({len(changes)})"]
+        for c in changes:
+            lines.append(f"  {c.subject}: {c.what}")
+            if c.instead:
+                lines.append(f"      write: {c.instead}")
+            if c.shim is not None or c.migrate is not None:
+                lines.append(
+                    f"      pallas_compat serves it: {yes_no(c.shim)}; migrate rewrites it: "
+                    f"{yes_no(c.migrate)}"
+                )
+            if c.detail:
+                lines.append(f"      {c.detail}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,151 @@
+"""The upgrade guide, and the five questions the report answers from its top.
+
+Each answer is checked against the snapshots' own records (what the probes measured), not
+against the text the code under test produced.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pallas_compat._anchors import form_anchor, name_anchor
+from pallas_compat._cli import main as compat_main
+from pallas_compat._facts import DICT_PARAMS, WRITE_INSTEAD, Location
+from probes import _changes
+from probes._cli import main
+from probes._guide import ChangeKind, guide
+from probes._load import load_snapshots
+
+REPO = Path(__file__).resolve().parent.parent
+SNAPSHOTS = REPO / "reports" / "snapshots"
+REAL = REPO / "tests" / "fixtures" / "real" / "jax_0_4_30"
+
+
+@pytest.fixture(scope="module")
+def snapshots() -> dict[str, object]:
+    return {s.release: s for s in load_snapshots(SNAPSHOTS)}
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    out = tmp_path_factory.mktemp("report")
+    tree = out / "reports"
+    shutil.copytree(REPO / "reports", tree, ignore=shutil.ignore_patterns("*.md", "*.html"))
+    assert main(["report", str(tree / "snapshots"), "--out", str(out)]) == 0
+    return (out / "api-diff.md").read_text(), (out / "api-diff.html").read_text()
+
+
+def row(md: str, anchor: str) -> str:
+    return next(line for line in md.splitlines() if f'id="{anchor}"' in line)
+
+
+def releases_where(snapshots: dict, module: str, name: str, states: tuple[str, ...]) -> list[str]:
+    return [r for r, s in snapshots.items() if _changes.state(s, module, name)[0] in states]
+
+
+def test_every_answer_is_linked_from_the_top(report: tuple[str, str]) -> None:
+    md, page = report
+    top = page[: page.index('<h2 id="upgrade"')]
+    links = re.findall(r'<li>[^<]*→ <a href="#([^"]+)"', top)
+    assert len(links) == 5
+    for anchor in links:
+        assert f'id="{anchor}"' in page and f'id="{anchor}"' in md
+
+
+def test_when_did_pl_dot_go(report: tuple[str, str], snapshots: dict) -> None:
+    present = releases_where(snapshots, "jax.experimental.pallas", "dot", ("present", "deprecated"))
+    gone = [r for r in snapshots if r not in present and list(snapshots).index(r) > 0]
+    line = row(report[0], name_anchor("pl.dot"))
+    assert f"removed {gone[0]}" in line and "pltriton.dot" in line
+    assert line.count("●") + line.count("◐") == len(present)  # one mark per release
+
+
+def test_when_does_dict_compiler_params_break(report: tuple[str, str], snapshots: dict) -> None:
+    """The row's 'refused from' is the first release where the probe saw the dict refused."""
+    outcomes = {
+        r: s.data["behaviours"]["dict_compiler_params"].get("outcome") for r, s in snapshots.items()
+    }
+    first_refused = next(r for r, o in outcomes.items() if o == "raised")
+    line = row(report[0], form_anchor(DICT_PARAMS))
+    assert f"refused from {first_refused}" in line and "pltpu.CompilerParams" in line
+
+
+def test_what_breaks_from_a_to_b(capsys: pytest.CaptureFixture[str], snapshots: dict) -> None:
+    assert main(["guide", "--from", "0.6.2", "--to", "0.9.2", "--snapshots", str(SNAPSHOTS)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Upgrading JAX 0.6.2 -> 0.9.2")
+    load = out[out.index("  pl.load: removed") :].splitlines()
+    assert "pltriton.load" in load[1] and "pltpu.load" in load[1]
+    assert load[2].strip() == "pallas_compat serves it: yes; migrate rewrites it: yes"
+    # every name the 0.9.2 snapshot lacks and 0.6.2 had is in the guide
+    found = guide(snapshots["0.6.2"], snapshots["0.9.2"])
+    listed = {
+        c.subject for c in found.changes if c.kind in (ChangeKind.REMOVED, ChangeKind.RENAMED)
+    }
+    for module, name in _changes.all_names([snapshots["0.6.2"], snapshots["0.9.2"]]):
+        before = _changes.state(snapshots["0.6.2"], module, name)[0]
+        after = _changes.state(snapshots["0.9.2"], module, name)[0]
+        if before in _changes.PRESENT and after not in _changes.PRESENT:
+            assert Location(module, name).spelling in listed
+
+
+def test_the_guide_as_markdown(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["guide", "--from", "0.4.30", "--to", "0.12.0.1", "--snapshots", str(SNAPSHOTS)]
+    assert main([*argv, "--format", "markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# Upgrading JAX 0.4.30 → 0.12.0.1")
+    assert "| what | change | write instead | pallas\\_compat | migrate |" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--from", "0.6.2", "--to", "9.9"], "no snapshot of JAX 9.9"),
+        (["--from", "0.6.2", "--to", "0.6.2"], "--from and --to are both 0.6.2"),
+        (["--from", "0.6.2"], "the following arguments are required: --to"),
+    ],
+)
+def test_bad_guide_input_is_one_line(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["guide", *argv, "--snapshots", str(SNAPSHOTS)]) == 2
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1
+
+
+def test_do_my_kernels_run_on_the_newest_release(report: tuple[str, str]) -> None:
+    md = report[0]
+    corpus = md[md.index('<a id="corpus"></a>') :]
+    newest = list(load_snapshots(SNAPSHOTS))[-1].release
+    headers = [line for line in corpus.splitlines() if line.startswith("| route |")]
+    assert any(line.rstrip(" |").endswith(newest) for line in headers)  # split: 12 columns
+    for route in ("patch() on older kernels", "shim imports on older kernels", "migrate"):
+        assert any(line.startswith(f"| {route}") for line in corpus.splitlines())
+
+
+def test_doctor_html_links_each_use_to_its_row(
+    report: tuple[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """I use X and Y: doctor's page links every use to the report row of its API."""
+    argv = ["doctor", str(REAL), "--target", "0.12.0.1", "--format", "html", "--report", "r.html"]
+    assert compat_main(argv) == 1
+    page = capsys.readouterr().out
+    anchors = set(re.findall(r'href="r\.html#([^"]+)"', page))
+    assert {name_anchor("pl.load"), form_anchor(DICT_PARAMS)} <= anchors
+    for anchor in anchors:
+        assert f'id="{anchor}"' in report[1], anchor
+
+
+def test_each_written_successor_exists_in_the_newest_release(snapshots: dict) -> None:
+    newest = list(snapshots.values())[-1]
+    aliases = {"pl": "jax.experimental.pallas", "pltpu": "jax.experimental.pallas.tpu"}
+    aliases["plgpu"] = "jax.experimental.pallas.mosaic_gpu"
+    for loc, text in WRITE_INSTEAD.items():
+        spelling = re.match(r"(pl|pltpu|plgpu)\.(\w+)", text)
+        if spelling:
+            module, name = aliases[spelling.group(1)], spelling.group(2)
+            assert _changes.state(newest, module, name)[0] in _changes.PRESENT, (loc, text)
