@@ -535,6 +535,7 @@ WRITE_INSTEAD: dict[str, str] = {
     f"{PL}:mosaic_gpu": "from jax.experimental.pallas import mosaic_gpu as plgpu",
     f"{PL}:pallas": "import from jax.experimental.pallas itself (the submodule was private)",
     f"{PL}:debug_checks_enabled": "pl.enable_debug_checks.value",
+    f"{PL}:DeviceIdType": "leave device_id_type= out of semaphore and DMA calls (JAX drops both)",
     f"{MOSAIC_GPU}:GPUBlockSpec": "plgpu.BlockSpec",
     f"{MOSAIC_GPU}:GPUMemorySpace": "plgpu.MemorySpace",
     f"{MOSAIC_GPU}:GPUMesh": "plgpu.Mesh",

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from packaging.version import Version
+
 from pallas_compat import _facts
 from pallas_compat._anchors import form_anchor, name_anchor
 from pallas_compat._facts import (
@@ -101,6 +103,22 @@ def successor(feature: Feature, new: Snapshot) -> Location | None:
     return None
 
 
+MESSAGE_RELEASE = re.compile(r"(deprecated|removed) in JAX v?(\d+\.\d+(?:\.\d+)*)")
+
+
+def wrong_release(message: str | None, measured: dict[str, str]) -> str:
+    """Where JAX's message dates a change earlier-or-later than the probes saw it happen
+    (``measured``: change -> the first snapshot showing it), say what was measured."""
+    notes = []
+    for change, said in MESSAGE_RELEASE.findall(message or ""):
+        seen = measured.get(change)
+        if seen is not None and Version(seen) < Version(said):
+            notes.append(
+                f"JAX's message says {change} in {said}; the probes saw it {change} in {seen}"
+            )
+    return "; ".join(notes)
+
+
 def instead_of(module: str, name: str, new: Snapshot, message: str | None) -> str:
     """What to write for a name with no feature: the table, or the spelling JAX's own message
     names; else say there is none."""
@@ -124,7 +142,7 @@ def name_change(module: str, name: str, new: Snapshot, message: str | None) -> C
     ) not in ("unavailable",)
     if feature is not None and feature.renamed:
         place = successor(feature, new)
-        if place is not None:
+        if place is not None and place.spelling != spelling:
             what = f"renamed: {place.spelling} in JAX {new.release}"
             return Change(ChangeKind.RENAMED, spelling, what, place.spelling, True, True, anchor)
     if feature is not None:

@@ -209,8 +209,12 @@ def strip(snapshots: list[Snapshot], module: str, name: str) -> list[Cell]:
 def name_rows(snapshots: list[Snapshot], names: list[tuple[str, str]]) -> list[list[Cell]]:
     newest = snapshots[-1]
     events: dict[tuple[str, str], list[str]] = {}
+    first: dict[tuple[str, str], dict[str, str]] = {}
     for event in _changes.timeline(snapshots):
         events.setdefault((event.module, event.name), []).append(f"{event.change} {event.release}")
+        for change in ("deprecated", "removed"):
+            if change in event.change:
+                first.setdefault((event.module, event.name), {}).setdefault(change, event.release)
     rows = []
     for module, name in names:
         spelling = _changes.Location(module, name).spelling
@@ -222,7 +226,10 @@ def name_rows(snapshots: list[Snapshot], names: list[tuple[str, str]]) -> list[l
             [
                 Cell(spelling, anchor=name_anchor(spelling)),
                 *strip(snapshots, module, name),
-                Cell("; ".join(events.get((module, name), []))),
+                Cell(
+                    "; ".join(events.get((module, name), [])),
+                    why=_guide.wrong_release(message, first.get((module, name), {})),
+                ),
                 Cell(instead),
             ]
         )
