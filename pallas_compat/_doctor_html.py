@@ -23,9 +23,11 @@ def page(report: dict[str, Any], report_url: str) -> str:
     rows = []
     for use in report["uses"]:
         breaks = use["breaks_on_target"]
-        tone, verdict = {True: ("bad", "breaks"), False: ("good", "works"), None: ("info", "?")}[
-            breaks
-        ]
+        tone, verdict = {
+            True: ("bad", "breaks"),
+            False: ("good", "works"),
+            None: ("info", "cannot tell from the source whether it breaks"),
+        }[breaks]
         link = f"{report_url}#{anchor_for(use['api'])}"
         rows.append(
             "<tr>"

@@ -50,8 +50,3 @@ def facade(native: type, convert: Convert, *, name: str | None = None) -> type:
         "__qualname__": name or native.__qualname__,
     }
     return _metaclass(type(native))(name or native.__name__, (native,), namespace)
-
-
-def native_of(cls: Any) -> Any:
-    """The JAX class behind a facade (or ``cls`` itself)."""
-    return getattr(cls, "__native__", cls)

@@ -24,6 +24,7 @@ from pallas_compat._facts import (
     CALL_FORMS,
     CALL_KEYWORDS,
     GPU_LEGACY,
+    NAMESPACE_OF,
     TRITON,
     WRITE_INSTEAD,
     Feature,
@@ -155,7 +156,18 @@ def name_change(module: str, name: str, new: Snapshot, message: str | None) -> C
         what = f"module gone: {place} in JAX {new.release}"  # migrate both follow the import
         return Change(ChangeKind.RENAMED, spelling, what, place, True, True, anchor)
     instead = instead_of(module, name, new, message)
-    return Change(ChangeKind.REMOVED, spelling, "removed", instead, False, False, anchor)
+    kept = name in shim_fills(module)
+    what = "removed; pallas-compat serves it" if kept else "removed"
+    return Change(ChangeKind.REMOVED, spelling, what, instead, kept, False, anchor)
+
+
+@functools.cache
+def shim_fills(module: str) -> frozenset[str]:
+    """The names the shim's namespace for ``module`` serves where JAX lacks them."""
+    from pallas_compat._fills import NAMESPACES
+
+    alias = NAMESPACE_OF.get(module)
+    return frozenset(NAMESPACES[alias][1]()) if alias in NAMESPACES else frozenset()
 
 
 def names(old: Snapshot, new: Snapshot) -> list[Change]:
@@ -168,16 +180,17 @@ def names(old: Snapshot, new: Snapshot) -> list[Change]:
             changes.append(name_change(module, name, new, message or gone_message))
         elif before == "present" and after == "deprecated":
             replaced = name_change(module, name, new, message)
+            instead = WRITE_INSTEAD.get(f"{module}:{name}") or replaced.instead
+            if instead == replaced.subject or instead.startswith("no public"):
+                instead = instead_of(module, name, new, message)
             changes.append(
                 Change(
                     ChangeKind.DEPRECATED,
                     replaced.subject,
                     f"deprecated in JAX {new.release}",
-                    instead_of(module, name, new, message)
-                    if replaced.instead.startswith("no public")
-                    else replaced.instead,
+                    instead,
                     True,
-                    replaced.migrate,
+                    replaced.kind is ChangeKind.RENAMED,
                     replaced.anchor,
                 )
             )

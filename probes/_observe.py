@@ -11,6 +11,9 @@ from typing import Any
 MAX_MESSAGE = 2000
 
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
+#: ``<jax._src.pallas.core.NoBlockSpec object at 0x7f...>`` -> ``<NoBlockSpec object>``, and
+#: ``<function f at 0x...>`` -> ``<function f>``: the address says nothing, the name does.
+_DEFAULT_REPR = re.compile(r"<(?:[\w.]+\.)?(\w+( object)?|function [\w.<>]+) at 0x[0-9a-fA-F]{4,}>")
 _SITE_PACKAGES = re.compile(r"(?:/[^\s'\"]+)?/(?:site|dist)-packages/")
 _REPO = re.compile(
     re.escape(str(Path(__file__).resolve().parent.parent)) + r"/([\w/.]+\.py)(?::\d+)?"
@@ -19,6 +22,7 @@ _REPO = re.compile(
 
 def normalize(text: str) -> str:
     """Drop what changes from run to run or machine to machine: addresses, install paths."""
+    text = _DEFAULT_REPR.sub(r"<\1>", text)
     text = _ADDRESS.sub("0x…", text)
     text = _REPO.sub(r"<repo>/\1", text)
     return _SITE_PACKAGES.sub("<site-packages>/", text)

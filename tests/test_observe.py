@@ -7,7 +7,11 @@ def test_normalize_drops_addresses_and_install_paths() -> None:
     text = (
         "<function f at 0x7f3a2b4c5d60> in /opt/venv/lib/python3.12/site-packages/jax/_src/core.py"
     )
-    assert normalize(text) == "<function f at 0x…> in <site-packages>/jax/_src/core.py"
+    assert normalize(text) == "<function f> in <site-packages>/jax/_src/core.py"
+    assert normalize("<jax._src.pallas.core.NoBlockSpec object at 0x7f3a2b4c5d60>") == (
+        "<NoBlockSpec object>"
+    )
+    assert normalize("id 0x7f3a2b4c5d60 freed") == "id 0x… freed"
 
 
 def test_normalize_drops_this_checkout_path_and_line() -> None:
