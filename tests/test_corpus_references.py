@@ -7,6 +7,7 @@ import numpy as np
 from kernels.corpus._references import (
     attention64,
     grouped_attention64,
+    philox4x32,
     ragged_attention64,
     threefry2x32,
     unpage,
@@ -54,3 +55,19 @@ def test_a_decode_step_of_ragged_attention_is_decode_attention() -> None:
     seq = kv_pages[[1, 2, 0]].reshape(12, 2, 8)[:10]
     expected = grouped_attention64(q, seq[None, :, 0:1], seq[None, :, 1:2])
     np.testing.assert_allclose(out, expected)
+
+
+def test_philox_matches_the_random123_known_answers() -> None:
+    """Philox-4x32, 10 rounds: the known-answer vectors published with Random123."""
+    vectors = [
+        ((0, 0), (0, 0, 0, 0), (0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8)),
+        ((0xFFFFFFFF,) * 2, (0xFFFFFFFF,) * 4, (0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD)),
+        (
+            (0xA4093822, 0x299F31D0),
+            (0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344),
+            (0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1),
+        ),
+    ]
+    for key, counter, expected in vectors:
+        out = philox4x32(np.array(key, np.uint32), tuple(np.array([c], np.uint32) for c in counter))
+        assert tuple(int(word[0]) for word in out) == expected

@@ -19,6 +19,7 @@ import numpy as np
 from kernels.corpus._references import (
     attention64,
     grouped_attention64,
+    philox4x32,
     ragged_attention64,
     softmax64,
     threefry2x32,
@@ -364,6 +365,27 @@ def threefry_case() -> CorpusCase:
     return CorpusCase("random bits (Threefry)", "tpu/random/threefry.py", run, reference, 0.0)
 
 
+def philox_case() -> CorpusCase:
+    """Random bits: Philox-4x32 of the counter (0, flat index, 0, 0), first two words XORed."""
+    key = np.array([0x0BADF00D, 0xC0FFEE11], np.uint32)
+    shape = (16, 300)  # pads to the kernel's block
+
+    def run(module: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        extra, mode = on_cpu(module.philox_random_bits)
+        with mode:
+            return module.philox_random_bits(jnp.asarray(key), 32, shape, **extra)
+
+    def reference() -> np.ndarray:
+        count = np.arange(np.prod(shape), dtype=np.uint32).reshape(shape)
+        zero = np.zeros_like(count)
+        c0, c1, _, _ = philox4x32(key, (zero, count, zero, zero))
+        return c0 ^ c1
+
+    return CorpusCase("random bits (Philox)", "tpu/random/philox.py", run, reference, 0.0)
+
+
 def cases() -> list[CorpusCase]:
     q, k, v = (t.astype(np.float64) for t in gpu_attention_inputs("mha"))
     out, d_q = attention64(q, k, v, causal=True)
@@ -387,4 +409,5 @@ def cases() -> list[CorpusCase]:
         splash_case(),
         ragged_case(),
         threefry_case(),
+        philox_case(),
     ]

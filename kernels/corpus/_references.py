@@ -84,3 +84,20 @@ def threefry2x32(key: np.ndarray, hi: np.ndarray, lo: np.ndarray) -> tuple[np.nd
         x[0] = x[0] + ks[(i + 1) % 3]
         x[1] = x[1] + ks[(i + 2) % 3] + np.uint32(i + 1)
     return x[0], x[1]
+
+
+def philox4x32(key: np.ndarray, counter: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """Philox-4x32 with 10 rounds (Salmon et al., 2011): counter (c0, c1, c2, c3), key
+    (k0, k1)."""
+    m0, m1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+    w0, w1 = np.uint32(0x9E3779B9), np.uint32(0xBB67AE85)
+    k0, k1 = (np.uint32(x) for x in key)
+    c0, c1, c2, c3 = (np.asarray(c, np.uint32) for c in counter)
+    for i in range(10):
+        p0, p1 = m0 * c0.astype(np.uint64), m1 * c2.astype(np.uint64)
+        hi0, lo0 = (p0 >> np.uint64(32)).astype(np.uint32), p0.astype(np.uint32)
+        hi1, lo1 = (p1 >> np.uint64(32)).astype(np.uint32), p1.astype(np.uint32)
+        c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
+        if i != 9:
+            k0, k1 = np.uint32(k0 + w0), np.uint32(k1 + w1)
+    return c0, c1, c2, c3
