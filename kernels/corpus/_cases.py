@@ -345,45 +345,42 @@ def ragged_case() -> CorpusCase:
     )
 
 
-def threefry_case() -> CorpusCase:
-    """Random bits: Threefry-2x32 of (0, flat index) under the key, both words XORed."""
-    key = np.array([0x12345678, 0x9ABCDEF0], np.uint32)
-    shape = (16, 300)  # pads to the kernel's block
+def random_bits_case(
+    generator: str,
+    file: str,
+    entry: str,
+    key: np.ndarray,
+    bits: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> CorpusCase:
+    """32 random bits per element of a (16, 300) array (padded to the kernel's block);
+    ``bits(key, count)`` gives them for the flat index of each element."""
+    shape = (16, 300)
 
     def run(module: ModuleType) -> Any:
         import jax.numpy as jnp
 
-        extra, mode = on_cpu(module.plthreefry_random_bits)
+        function = getattr(module, entry)
+        extra, mode = on_cpu(function)
         with mode:
-            return module.plthreefry_random_bits(jnp.asarray(key), 32, shape, **extra)
+            return function(jnp.asarray(key), 32, shape, **extra)
 
     def reference() -> np.ndarray:
-        count = np.arange(np.prod(shape), dtype=np.uint32).reshape(shape)
-        high, low = threefry2x32(key, np.zeros_like(count), count)
-        return high ^ low
+        return bits(key, np.arange(np.prod(shape), dtype=np.uint32).reshape(shape))
 
-    return CorpusCase("random bits (Threefry)", "tpu/random/threefry.py", run, reference, 0.0)
+    return CorpusCase(f"random bits ({generator})", file, run, reference, 0.0)
 
 
-def philox_case() -> CorpusCase:
-    """Random bits: Philox-4x32 of the counter (0, flat index, 0, 0), first two words XORed."""
-    key = np.array([0x0BADF00D, 0xC0FFEE11], np.uint32)
-    shape = (16, 300)  # pads to the kernel's block
+def threefry_bits(key: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Threefry-2x32 of the counter (0, flat index), both words XORed."""
+    high, low = threefry2x32(key, np.zeros_like(count), count)
+    return high ^ low
 
-    def run(module: ModuleType) -> Any:
-        import jax.numpy as jnp
 
-        extra, mode = on_cpu(module.philox_random_bits)
-        with mode:
-            return module.philox_random_bits(jnp.asarray(key), 32, shape, **extra)
-
-    def reference() -> np.ndarray:
-        count = np.arange(np.prod(shape), dtype=np.uint32).reshape(shape)
-        zero = np.zeros_like(count)
-        c0, c1, _, _ = philox4x32(key, (zero, count, zero, zero))
-        return c0 ^ c1
-
-    return CorpusCase("random bits (Philox)", "tpu/random/philox.py", run, reference, 0.0)
+def philox_bits(key: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Philox-4x32 of the counter (0, flat index, 0, 0), the first two words XORed."""
+    zero = np.zeros_like(count)
+    c0, c1, _, _ = philox4x32(key, (zero, count, zero, zero))
+    return c0 ^ c1
 
 
 def cases() -> list[CorpusCase]:
@@ -408,6 +405,18 @@ def cases() -> list[CorpusCase]:
         tpu_paged_case(),
         splash_case(),
         ragged_case(),
-        threefry_case(),
-        philox_case(),
+        random_bits_case(
+            "Threefry",
+            "tpu/random/threefry.py",
+            "plthreefry_random_bits",
+            np.array([0x12345678, 0x9ABCDEF0], np.uint32),
+            threefry_bits,
+        ),
+        random_bits_case(
+            "Philox",
+            "tpu/random/philox.py",
+            "philox_random_bits",
+            np.array([0x0BADF00D, 0xC0FFEE11], np.uint32),
+            philox_bits,
+        ),
     ]
