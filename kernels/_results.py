@@ -21,7 +21,7 @@ def collect(modes: Iterable[Mode], only: Iterable[str], progress: IO[str] | None
     for record in run(list(modes), only):
         records.append(record)
         if progress is not None:
-            extra = record.get("max_abs_err", record.get("detail", ""))
+            extra = record.get("error_bound", record.get("detail", ""))
             line = f"{record['kernel']:34} {record['mode']:10} {record['status']:12} {extra}"
             progress.write(line.splitlines()[0][:160] + "\n")
             progress.flush()

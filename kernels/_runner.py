@@ -15,6 +15,7 @@ import numpy as np
 import pallas_compat
 from kernels import _compile
 from kernels._case import CASES, WRONG, Case, Kernel, WrongCase
+from kernels._error_bound import error_bound
 from kernels._modes import Mode, interpret_value
 from probes._observe import TRACEBACK, normalize, strip_tracebacks
 
@@ -109,7 +110,7 @@ def execute(case: Kernel, mode: Mode) -> dict[str, Any]:
             return {"status": "unavailable", "detail": f"{reason}: {first_line(exc)}"}
         return {"status": "error", "detail": first_line(exc)}
     ok, err = compare(case, out, inputs)
-    return {"status": "pass" if ok else "fail", "max_abs_err": err}
+    return {"status": "pass" if ok else "fail", "error_bound": error_bound(err)}
 
 
 def lower(case: Kernel, expected: bool | str) -> dict[str, Any]:

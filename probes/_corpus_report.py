@@ -124,7 +124,7 @@ def corpus(results: dict[str, dict[str, Any]]) -> Section:
     ):
         check = native.get((source, kernel))
         if check is not None and check["status"] != "works":
-            reason = check.get("detail") or f"max abs error {check.get('max_abs_err')}"
+            reason = check.get("detail") or f"max abs error up to {check.get('error_bound')}"
             dropped.append(
                 [
                     Cell(source),
@@ -149,7 +149,7 @@ def corpus(results: dict[str, dict[str, Any]]) -> Section:
             row.append(Cell(text, tone(records)))
             for r in records if check is not None else ():  # validated cases only
                 if r["status"] in ("error", "wrong"):
-                    what = r.get("detail") or f"max abs error {r.get('max_abs_err')}"
+                    what = r.get("detail") or f"max abs error up to {r.get('error_bound')}"
                     key = (source, kernel, r["route"], r.get("whose", "—"), what)
                     problems.setdefault(key, []).append(release)
         rows.append(row)

@@ -492,8 +492,8 @@ def kernels(kernel_results: dict[str, dict[str, Any]]) -> Section:
                     row.append(Cell("—", "info", why=f"not run on JAX {release} in this mode"))
                     continue
                 text = record["status"]
-                if isinstance(record.get("max_abs_err"), float):
-                    text += f" {record['max_abs_err']:.1e}"
+                if isinstance(record.get("error_bound"), float):
+                    text += f" ≤{record['error_bound']:.0e}"
                 row.append(Cell(text, tone_of(record["status"]), why=record.get("detail", "")))
             rows.append(row)
             statuses = {c.text.split()[0] for c in row[1:]}

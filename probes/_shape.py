@@ -38,7 +38,7 @@ SNAPSHOT: Shape = {
 KERNEL_RESULTS: Shape = {
     "schema": str,
     "jax": str,
-    "results": [{"kernel": str, "mode": str, "status": str, "max_abs_err?": object}],
+    "results": [{"kernel": str, "mode": str, "status": str, "error_bound?": object}],
 }
 
 

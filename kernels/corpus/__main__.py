@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from packaging.version import InvalidVersion, Version
 
+from kernels._error_bound import error_bound
 from kernels.corpus import SCHEMA
 from kernels.corpus._cases import CorpusCase, cases
 from kernels.corpus._package import build, forget
@@ -99,7 +100,7 @@ def run_case(case: CorpusCase, module: ModuleType) -> dict[str, Any]:
     if out.shape != expected.shape:
         return {"status": "wrong", "detail": f"shape {out.shape}, expected {expected.shape}"}
     err = float(np.max(np.abs(out - expected)))
-    return {"status": "works" if err <= case.atol else "wrong", "max_abs_err": float(f"{err:.2e}")}
+    return {"status": "works" if err <= case.atol else "wrong", "error_bound": error_bound(err)}
 
 
 def one(
