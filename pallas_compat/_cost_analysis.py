@@ -47,11 +47,34 @@ class BoundOnce(cst.CSTVisitor):
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.depth -= 1
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+    def bind(self, target: cst.CSTNode | None) -> None:
         collector = NameCollector()
-        node.target.visit(collector)
+        if target is not None:
+            target.visit(collector)
         for name in collector.names:
             self.bound[name] = self.bound.get(name, 0) + 1
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.bind(node.target)
+
+    # every other way a name is bound counts too: then the name is not provably the dict
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.bind(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.bind(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.bind(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self.bind(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.bind(node.target)
+
+    def visit_Param(self, node: cst.Param) -> None:
+        self.bind(node.name)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         if (

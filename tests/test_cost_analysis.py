@@ -33,6 +33,12 @@ OLD = textwrap.dedent(
       cost = jax.jit(fn).lower(x).compile().cost_analysis()
       cost = other
       return cost[0]
+
+    def looped(fn, x, others):
+      total = jax.jit(fn).lower(x).compile().cost_analysis()
+      for total in others:
+        pass
+      return total[0]
     """
 )
 
@@ -46,6 +52,7 @@ def test_the_index_goes_where_the_target_returns_a_dict() -> None:
     assert 'return full_cost["flops"], full_cost["bytes accessed"]' in new
     assert 'compile().cost_analysis()["flops"]' in new
     assert "return cost[0]" in new  # rebound: not provably the same value, left alone
+    assert "return total[0]" in new  # rebound by a loop: left alone
     assert migrated("0.4.38") == OLD
 
 
