@@ -140,6 +140,19 @@ def test_an_old_kernel_imports_its_siblings_from_its_own_release(tmp_path: Path)
         module = importlib.import_module(name)
         assert module.common.WHO == module.WHO == "the old release"
     finally:
-        forget("pkg_0_0_1")
+        forget("pkg_0_0_1", set())
         sys.path.remove(str(work))
     assert not any(m.startswith("pkg_0_0_1") for m in sys.modules)
+
+
+def test_a_prng_registered_on_import_is_forgotten_with_the_package() -> None:
+    """JAX's random ops register a PRNG implementation when imported; a second route of the
+    same file must not find it already registered (it did, for 0.9.2's Threefry and Philox)."""
+    from kernels.corpus._package import forget, prng_registry
+
+    registry = prng_registry()
+    assert registry, "no PRNG registry found in this JAX"
+    before = set(registry)
+    registry["corpus-test-prng"] = object()
+    forget("corpus_test_nothing", before)
+    assert set(registry) == before

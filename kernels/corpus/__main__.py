@@ -28,7 +28,7 @@ from packaging.version import InvalidVersion, Version
 from kernels._error_bound import error_bound
 from kernels.corpus import SCHEMA
 from kernels.corpus._cases import CorpusCase, cases
-from kernels.corpus._package import build, forget
+from kernels.corpus._package import build, forget, prng_registry
 from pallas_compat._atomic import unwritable, write_or_keep
 
 ROUTES = ("patch", "shim", "migrate")
@@ -112,6 +112,7 @@ def one(
     if not (ops / release / case.file).is_file():
         return {}
     tag = f"corpus_{release.replace('.', '_')}_{Path(case.file).stem}_{route}"
+    prngs = set(prng_registry())
     if route == "patch":
         pallas_compat.patch()
     try:
@@ -129,7 +130,7 @@ def one(
         pallas_compat.reset_interpret_state()
     finally:
         pallas_compat.unpatch()
-        forget(tag)
+        forget(tag, prngs)
     return record
 
 

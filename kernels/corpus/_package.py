@@ -78,7 +78,24 @@ def build(release_dir: Path, file: str, route: str, target: str, root: Path, nam
     return ".".join((name, *Path(file).with_suffix("").parts))
 
 
-def forget(name: str) -> None:
-    """Drop the package from ``sys.modules`` so the next route imports its own copy."""
+#: Where JAX keeps the PRNG implementations that modules register when imported (the
+#: random ops register theirs): the module moved in 0.10.
+PRNG_REGISTRIES = ("jax._src.prng", "jax._src.random.prng")
+
+
+def prng_registry() -> dict[str, object]:
+    for module in PRNG_REGISTRIES:
+        registry = getattr(sys.modules.get(module), "prngs", None)
+        if isinstance(registry, dict):
+            return registry
+    return {}
+
+
+def forget(name: str, prngs_before: set[str]) -> None:
+    """Drop the package from ``sys.modules``, and the PRNG implementations its import
+    registered, so that the next route imports its own copy as if for the first time."""
     for module in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
         del sys.modules[module]
+    registry = prng_registry()
+    for added in set(registry) - prngs_before:
+        del registry[added]
