@@ -10,6 +10,7 @@ classes, block-size tables and helpers, and each file goes through the same rout
 from __future__ import annotations
 
 import ast
+import importlib
 import sys
 from pathlib import Path
 
@@ -85,7 +86,10 @@ PRNG_REGISTRIES = ("jax._src.prng", "jax._src.random.prng")
 
 def prng_registry() -> dict[str, object]:
     for module in PRNG_REGISTRIES:
-        registry = getattr(sys.modules.get(module), "prngs", None)
+        try:
+            registry = getattr(importlib.import_module(module), "prngs", None)
+        except ImportError:
+            continue
         if isinstance(registry, dict):
             return registry
     return {}
