@@ -157,3 +157,16 @@ def test_a_prng_registered_on_import_is_forgotten_with_the_package() -> None:
     registry["corpus-test-prng"] = object()
     forget("corpus_test_nothing", before)
     assert set(registry) == before
+
+
+def test_an_error_line_names_no_install_path() -> None:
+    """A record must not depend on where the venv lives: a re-run elsewhere writes the same."""
+    from kernels.corpus.__main__ import first_line
+
+    site = "/somewhere/.nox/corpus-jax-0-12-0-1/lib/python3.12/site-packages"
+    error = ImportError(f"cannot import name 'util' from 'jax' ({site}/jax/__init__.py)")
+    text = first_line(error, Path("/ops"))
+    assert (
+        text
+        == "ImportError: cannot import name 'util' from 'jax' (<site-packages>/jax/__init__.py)"
+    )

@@ -30,6 +30,7 @@ from kernels.corpus import SCHEMA
 from kernels.corpus._cases import CorpusCase, cases
 from kernels.corpus._package import build, forget, prng_registry
 from pallas_compat._atomic import unwritable, write_or_keep
+from probes._observe import normalize
 
 ROUTES = ("patch", "shim", "migrate")
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
@@ -90,7 +91,7 @@ def first_line(exc: BaseException, ops: Path) -> str:
     the last line of the traceback it carries, which names the real error."""
     lines = [line for line in str(exc).strip().splitlines() if line.strip()] or [""]
     text = lines[-1].strip() if "Traceback (most recent call last)" in lines[0] else lines[0]
-    text = ADDRESS.sub("", text.replace(str(ops), "<ops>"))
+    text = normalize(ADDRESS.sub("", text.replace(str(ops), "<ops>")))  # no install paths
     return f"{type(exc).__name__}: {text}"[:300]
 
 
