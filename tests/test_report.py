@@ -152,3 +152,12 @@ def test_unknown_release_in_the_matrix(three: Path, tmp_path: Path, capsys) -> N
     assert main(["report", str(three), "--out", str(tmp_path), "--matrix", str(matrix)]) == 2
     err = capsys.readouterr().err
     assert "unknown JAX release 9.9" in err and str(matrix) in err
+
+
+def test_the_committed_report_is_what_the_committed_results_give(tmp_path: Path) -> None:
+    """reports/api-diff.* are golden files too: stale ones fail here (run ``nox -s report``)."""
+    matrix = REPO / "jax-matrix.json"
+    assert main(["report", str(SNAPSHOTS), "--out", str(tmp_path), "--matrix", str(matrix)]) == 0
+    for name in ("api-diff.md", "api-diff.html"):
+        fresh, committed = (tmp_path / name).read_text(), (REPO / "reports" / name).read_text()
+        assert fresh == committed, f"reports/{name} is stale: run nox -s report"
