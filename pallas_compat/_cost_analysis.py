@@ -96,10 +96,6 @@ class NameCollector(cst.CSTVisitor):
         self.names.append(node.value)
 
 
-API = "Compiled.cost_analysis()[0]"
-HINT = f'compiled.cost_analysis()["flops"]: one dict from JAX {COST_ANALYSIS_DICT_SINCE}, no [0]'
-
-
 def bound_in(node: cst.FunctionDef) -> set[str]:
     finder = BoundOnce()
     node.visit(finder)
@@ -112,12 +108,6 @@ def is_old_index(node: cst.Subscript, bound: set[str]) -> bool:
     return is_index_zero(node) and (
         is_cost_analysis_call(value) or (isinstance(value, cst.Name) and value.value in bound)
     )
-
-
-def works_in_releases(scanned: list[str]) -> tuple[tuple[str, str], ...]:
-    """The scanned releases where the old index works: those before the change."""
-    old = [r for r in scanned if Version(r) < Version(COST_ANALYSIS_DICT_SINCE)]
-    return ((old[0], old[-1]),) if old else ()
 
 
 class CostAnalysisIndex(cst.CSTTransformer):

@@ -554,6 +554,16 @@ WRITE_INSTEAD: dict[str, str] = {
 #: it (measured: ``behaviours.cost_analysis_shape``; 0.4.38 returns the list). Old TPU kernels
 #: index it with ``[0]`` to build their ``CostEstimate``.
 COST_ANALYSIS_DICT_SINCE = "0.5.0"
+COST_ANALYSIS_INDEX = "Compiled.cost_analysis()[0]"
+COST_ANALYSIS_HINT = (
+    f'compiled.cost_analysis()["flops"]: one dict from JAX {COST_ANALYSIS_DICT_SINCE}, no [0]'
+)
+
+
+def cost_analysis_index_releases(scanned: list[str]) -> tuple[tuple[str, str], ...]:
+    """The scanned releases where ``cost_analysis()[0]`` works: those before the change."""
+    old = [r for r in scanned if Version(r) < Version(COST_ANALYSIS_DICT_SINCE)]
+    return ((old[0], old[-1]),) if old else ()
 
 
 #: Keyword arguments JAX renamed on a function, old -> new; the shim passes whichever the

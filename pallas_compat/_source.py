@@ -23,6 +23,8 @@ from pallas_compat._facts import (
     BLOCK_SPEC_ORDER,
     CALL_FORMS,
     CALL_KEYWORDS,
+    COST_ANALYSIS_HINT,
+    COST_ANALYSIS_INDEX,
     DICT_PARAMS,
     F_KEYWORD,
     FEATURES_BY_KEY,
@@ -33,6 +35,7 @@ from pallas_compat._facts import (
     Feature,
     Location,
     call_form_releases,
+    cost_analysis_index_releases,
     describe,
     pallas_call_keyword_releases,
     release_ranges,
@@ -317,10 +320,10 @@ class UseFinder(cst.CSTVisitor):
     def visit_Subscript(self, node: cst.Subscript) -> None:
         if _cost_analysis.is_old_index(node, self.cost_names[-1]):
             pos = self.get_metadata(PositionProvider, node).start
-            works = _cost_analysis.works_in_releases(scanned_releases())
-            hint = _cost_analysis.HINT
+            works = cost_analysis_index_releases(scanned_releases())
+            hint = COST_ANALYSIS_HINT
             self.uses.append(
-                Use(self.path, pos.line, pos.column + 1, _cost_analysis.API, works, hint)
+                Use(self.path, pos.line, pos.column + 1, COST_ANALYSIS_INDEX, works, hint)
             )
 
     def visit_Call(self, node: cst.Call) -> None:

@@ -8,13 +8,15 @@ from typing import Any
 
 from packaging.version import Version
 
-from pallas_compat import _cost_analysis
 from pallas_compat._anchors import form_anchor, name_anchor
 from pallas_compat._facts import (
     CALL_FORMS,
     CALL_KEYWORDS,
+    COST_ANALYSIS_HINT,
+    COST_ANALYSIS_INDEX,
     PL,
     call_form_releases,
+    cost_analysis_index_releases,
     pallas_call_keyword_releases,
     release_ranges,
     scanned_releases,
@@ -256,8 +258,8 @@ def forms() -> list[tuple[str, list[list[str]], str]]:
         if form not in CALL_FORMS and spans != [[scanned_releases()[0], scanned_releases()[-1]]]:
             instead = CALL_KEYWORDS.get(name, f"pallas_call({name}=...) where the release has it")
             found.append((form, spans, instead))
-    old = _cost_analysis.works_in_releases(scanned_releases())
-    found.append((_cost_analysis.API, [list(span) for span in old], _cost_analysis.HINT))
+    old = cost_analysis_index_releases(scanned_releases())
+    found.append((COST_ANALYSIS_INDEX, [list(span) for span in old], COST_ANALYSIS_HINT))
     return found
 
 
