@@ -52,3 +52,17 @@ def unsupported(feature: Feature, what: str, instead: str) -> UnsupportedFeature
         f"{what} needs {feature.title}, which the installed JAX {installed_jax()} does not have "
         f"({availability(feature)}); upgrade JAX, or {instead}"
     )
+
+
+def missing_name(module: str, name: str) -> MissingFeatureError:
+    """A public Pallas name the installed JAX lacks: say which releases have it (scanned),
+    so that a newer kernel run on an older JAX fails with its reason, not a bare lookup."""
+    from pallas_compat._facts import Location, describe, release_ranges
+
+    spelling = Location(module, name).spelling
+    spans = release_ranges()["names"].get(f"{module}:{name}", {}).get("releases")
+    where = f"JAX {describe(spans)} has it" if spans else "no scanned JAX release has it"
+    return MissingFeatureError(
+        f"{spelling} is not in the installed JAX {installed_jax()}; {where}, and pallas-compat "
+        "does not serve it"
+    )

@@ -31,7 +31,12 @@ class Namespace(types.ModuleType):
         native = self.__dict__["__wrapped__"]
         if native is None or name.startswith("__"):
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
-        return getattr(native, name)
+        try:
+            return getattr(native, name)
+        except AttributeError:
+            from pallas_compat._errors import missing_name
+
+            raise missing_name(native.__name__, name) from None
 
     def __dir__(self) -> list[str]:
         native = self.__dict__["__wrapped__"]

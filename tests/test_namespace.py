@@ -50,3 +50,31 @@ def test_namespaces_are_built_once() -> None:
 
 def test_plgpu_is_the_mosaic_gpu_namespace() -> None:
     assert pallas_compat.plgpu is pallas_compat.plmgpu
+
+
+def test_a_name_this_jax_lacks_says_which_releases_have_it() -> None:
+    """A newer kernel on an older JAX: a clear PallasCompatError, still an AttributeError."""
+    import pytest
+
+    from pallas_compat import pl
+    from pallas_compat._errors import MissingFeatureError
+
+    assert not hasattr(pl, "no_such_name_anywhere")
+    with pytest.raises(MissingFeatureError, match="no scanned JAX release has it"):
+        pl.no_such_name_anywhere  # noqa: B018
+
+
+def test_estimate_cost_before_its_release() -> None:
+    import importlib
+
+    import pytest
+
+    from pallas_compat import pl
+    from pallas_compat._errors import MissingFeatureError
+
+    native = importlib.import_module("jax.experimental.pallas")
+    if hasattr(native, "estimate_cost"):
+        assert pl.estimate_cost is native.estimate_cost
+    else:
+        with pytest.raises(MissingFeatureError, match=r"JAX 0\.4\.36 on has it"):
+            pl.estimate_cost  # noqa: B018
