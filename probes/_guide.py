@@ -276,10 +276,6 @@ def positions(params: Any) -> dict[str, int]:
     return {n: i for i, n in enumerate(names) if n and not n.startswith("_")}
 
 
-def parameters(params: Any) -> set[str]:
-    return {p.get("name", "") for p in params} if isinstance(params, list) else set()
-
-
 def required_parameters(params: Any) -> set[str]:
     if not isinstance(params, list):
         return set()
