@@ -9,21 +9,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from common import Parser, UsageError, run_cli, unwritable, write_or_keep
 from kernels._modes import DEFAULT_MODES, Mode
-from pallas_compat._atomic import unwritable, write_or_keep
 
-
-class UsageError(Exception):
-    pass
-
-
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
+PROG = "python -m kernels"
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = Parser(prog="python -m kernels", description=__doc__.splitlines()[0])
+    parser = Parser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument(
         "--modes",
         nargs="+",
@@ -51,36 +44,28 @@ def split_modes(values: Sequence[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _main(argv)
-    except KeyboardInterrupt:
-        print("python -m kernels: interrupted; nothing was written", file=sys.stderr)
-        return 130
+    return run_cli(PROG, _main, argv)
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    try:
-        args = parse(argv)
-        args.modes = split_modes(args.modes)
-        modes = [Mode(m) for m in args.modes if m in {x.value for x in Mode}]
-        unknown = sorted(set(args.modes) - {m.value for m in Mode})
-        if unknown:
-            raise UsageError(
-                f"unknown mode(s) {', '.join(unknown)}; known: {', '.join(m.value for m in Mode)}"
-            )
-        from kernels import _registry
+def _main(argv: Sequence[str]) -> int:
+    args = parse(argv)
+    args.modes = split_modes(args.modes)
+    modes = [Mode(m) for m in args.modes if m in {x.value for x in Mode}]
+    unknown = sorted(set(args.modes) - {m.value for m in Mode})
+    if unknown:
+        raise UsageError(
+            f"unknown mode(s) {', '.join(unknown)}; known: {', '.join(m.value for m in Mode)}"
+        )
+    from kernels import _registry
 
-        names = _registry.names()
-        missing = sorted(set(args.only) - names)
-        if missing:
-            raise UsageError(f"unknown kernel(s) {', '.join(missing)}; see --only in the README")
-        for option, path in (("--out", args.out), ("--timings", args.timings)):
-            problem = None if path is None else unwritable(path)
-            if problem is not None:  # found now, not after minutes of kernels
-                raise UsageError(f"{option} {path}: {problem}")
-    except UsageError as exc:
-        print(f"python -m kernels: error: {exc}", file=sys.stderr)
-        return 2
+    names = _registry.names()
+    missing = sorted(set(args.only) - names)
+    if missing:
+        raise UsageError(f"unknown kernel(s) {', '.join(missing)}; see --only in the README")
+    for option, path in (("--out", args.out), ("--timings", args.timings)):
+        problem = None if path is None else unwritable(path)
+        if problem is not None:  # found now, not after minutes of kernels
+            raise UsageError(f"{option} {path}: {problem}")
     from kernels._results import collect
 
     results = collect(modes, args.only, progress=None if args.quiet else sys.stderr)
@@ -88,12 +73,12 @@ def _main(argv: Sequence[str] | None) -> int:
     text = json.dumps(results, indent=1, sort_keys=True) + "\n"
     if args.out is None:
         sys.stdout.write(text)
-    elif not write_or_keep(args.out, text, "python -m kernels"):
+    elif not write_or_keep(args.out, text, PROG):
         return 1
     if args.timings is not None:
         created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
         timings = json.dumps({"created": created, "seconds": seconds}, indent=1, sort_keys=True)
-        if not write_or_keep(args.timings, timings + "\n", "python -m kernels"):
+        if not write_or_keep(args.timings, timings + "\n", PROG):
             return 1
     bad = [r for r in results["results"] if r["status"] in ("fail", "error")]
     return 1 if bad else 0

@@ -6,9 +6,10 @@ import platform
 from collections.abc import Iterable
 from typing import IO, Any
 
+from common import KERNELS_SCHEMA as SCHEMA
 from kernels._modes import Mode
 
-SCHEMA = "pallas-compat/kernels/1"
+__all__ = ["SCHEMA", "collect"]
 
 
 def collect(modes: Iterable[Mode], only: Iterable[str], progress: IO[str] | None) -> dict[str, Any]:

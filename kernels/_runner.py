@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import logging
 import time
 import traceback
 from collections.abc import Iterable, Iterator
@@ -13,11 +11,11 @@ from typing import Any
 import numpy as np
 
 import pallas_compat
+from common import one_line_error, quiet_callback_logs, reset_simulator
 from kernels import _compile
 from kernels._case import CASES, WRONG, Case, Kernel, WrongCase
 from kernels._error_bound import error_bound
 from kernels._modes import Mode, interpret_value
-from probes._observe import TRACEBACK, normalize, strip_tracebacks
 
 #: The TPU that tpu_lower targets (the chapter's §6 examples use v5e).
 LOWER_CHIP = "v5e"
@@ -41,30 +39,6 @@ def compare(case: Kernel, out: Any, inputs: tuple[Any, ...]) -> tuple[bool, floa
     errors = [np.max(np.abs(g - w)) if g.size else 0.0 for g, w in zip(got, want, strict=True)]
     worst = float(max(errors, default=0.0))
     return ok, (worst if np.isfinite(worst) else float("inf"))
-
-
-def first_line(exc: BaseException) -> str:
-    """The error in one line: its first line or, for an error raised inside a callback (the
-    simulator's), whose message embeds a traceback, the callback's own error. Without what
-    differs between checkouts (paths, addresses): one release gives the same results file."""
-    message = str(exc)
-    lines = normalize(strip_tracebacks(message)).strip().splitlines()
-    if TRACEBACK in message:
-        lines = [" ".join(line.strip() for line in lines if line.strip())]
-    return f"{type(exc).__name__}: {lines[0][:300] if lines else ''}"
-
-
-@contextlib.contextmanager
-def quiet_callback_logs() -> Iterator[None]:
-    """The TPU simulator reports a caught bug by raising inside an io_callback, and JAX logs
-    that traceback before re-raising it; the record keeps the error, the log is noise."""
-    logger = logging.getLogger("jax._src.callback")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
 
 
 #: Errors that are known limitations of a JAX release, not bugs of the kernel or the shim:
@@ -95,7 +69,7 @@ def execute(case: Kernel, mode: Mode) -> dict[str, Any]:
     if mode is Mode.TPU_SIM:
         # A fresh simulator per case: on 0.6.2 state left by one kernel broke a later float64
         # one ("Incorrect output dtype") that passes on its own.
-        pallas_compat.reset_interpret_state()
+        reset_simulator()
     build = functools.partial(case.build, triton=True) if mode is Mode.GPU else case.build
     try:
         with quiet_callback_logs():
@@ -104,11 +78,11 @@ def execute(case: Kernel, mode: Mode) -> dict[str, Any]:
         return {"status": "unavailable", "detail": str(exc)}
     except Exception as exc:
         if mode is Mode.TPU_SIM:
-            pallas_compat.reset_interpret_state()
+            reset_simulator()
         reason = limitation(exc)
         if reason is not None:
-            return {"status": "unavailable", "detail": f"{reason}: {first_line(exc)}"}
-        return {"status": "error", "detail": first_line(exc)}
+            return {"status": "unavailable", "detail": f"{reason}: {one_line_error(exc)}"}
+        return {"status": "error", "detail": one_line_error(exc)}
     ok, err = compare(case, out, inputs)
     return {"status": "pass" if ok else "fail", "error_bound": error_bound(err)}
 
@@ -127,7 +101,8 @@ def lower(case: Kernel, expected: bool | str) -> dict[str, Any]:
         refused = expected is not True
         return {
             "status": "pass" if refused else "fail",
-            "detail": (f"refused as predicted ({expected}): " if refused else "") + first_line(exc),
+            "detail": (f"refused as predicted ({expected}): " if refused else "")
+            + one_line_error(exc),
             "as_chapter_says": refused,
         }
     calls = text.count("tpu_custom_call")
@@ -168,8 +143,8 @@ def gpu_lower(case: Case) -> dict[str, Any]:
     except Exception as exc:
         reason = limitation(exc)
         if reason is not None:
-            return {"status": "unavailable", "detail": f"{reason}: {first_line(exc)}"}
-        return {"status": "fail", "detail": first_line(exc)}
+            return {"status": "unavailable", "detail": f"{reason}: {one_line_error(exc)}"}
+        return {"status": "fail", "detail": one_line_error(exc)}
     calls = [w for w in ("__gpu$xla.gpu.triton", "mosaic_gpu") if w in text]
     return {"status": "pass" if calls else "fail", "detail": ", ".join(calls) or "no GPU kernel"}
 
@@ -235,7 +210,7 @@ def run(
             except Exception as exc:  # a bug in the harness itself: recorded, never fatal
                 result = {
                     "status": "error",
-                    "detail": first_line(exc),
+                    "detail": one_line_error(exc),
                     "trace": traceback.format_exc(limit=3),
                 }
             yield {

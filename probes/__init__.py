@@ -6,5 +6,8 @@ subprocess; a probe that raises, hangs or crashes costs only its own entry.
 
 from __future__ import annotations
 
-#: Bump when the meaning of a snapshot field changes; the report refuses unknown schemas.
-SCHEMA = "pallas-compat/snapshot/1"
+#: Bump (in common.py) when the meaning of a snapshot field changes; the report refuses
+#: unknown schemas.
+from common import SNAPSHOT_SCHEMA as SCHEMA
+
+__all__ = ["SCHEMA"]

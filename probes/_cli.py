@@ -7,9 +7,10 @@ import json
 import os
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
-from pallas_compat._atomic import unwritable, write_or_keep
+from common import Parser, UsageError, run_cli, unwritable, write_or_keep
 from probes._groups import GROUPS, GROUPS_BY_NAME
 from probes._runner import GroupResult, Launcher, run_groups
 from probes._snapshot import assemble, dumps
@@ -20,13 +21,9 @@ PROG = "python -m probes"
 UNDECLARED_DEPENDENCIES = 3
 
 
-class UsageError(Exception):
-    """Bad input from the person at the keyboard: one line, exit status 2."""
-
-
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m probes",
+    parser = Parser(
+        prog=PROG,
         description="Record the live Pallas surface of the installed JAX as one JSON snapshot.",
     )
     parser.add_argument("--out", type=Path, help="write the snapshot here (default: stdout)")
@@ -135,32 +132,25 @@ def _clean_imports(path: Path | None) -> dict | None:
     return data
 
 
-def main(argv: list[str] | None = None) -> int:
-    try:
-        return _main(sys.argv[1:] if argv is None else argv)
-    except KeyboardInterrupt:  # the runner has already killed its workers
-        print("python -m probes: interrupted; nothing was written", file=sys.stderr)
-        return 130
+def main(argv: Sequence[str] | None = None) -> int:
+    """Usage errors: one line, exit 2; Ctrl-C: the runner has already killed its workers."""
+    return run_cli(PROG, _main, argv)
 
 
-def _main(argv: list[str]) -> int:
+def _main(argv: Sequence[str]) -> int:
     if argv and argv[0] in ("report", "diff", "guide"):
         from probes._report_cli import main as report_main
 
-        return report_main(argv[0], argv[1:])
+        return report_main(argv[0], list(argv[1:]))
     args = _parser().parse_args(argv)
-    try:
-        groups = _selected_groups(args.groups)
-        _check_out(args.out)
-        _check_out(args.timings, "--timings")
-        _check_out(args.check_imports, "--check-imports")
-        if args.jobs < 1:
-            raise UsageError(f"--jobs {args.jobs}: must be at least 1")
-        _check_cache(args.compilation_cache)
-        clean = _clean_imports(args.clean_imports)
-    except UsageError as exc:
-        print(f"python -m probes: error: {exc}", file=sys.stderr)
-        return 2
+    groups = _selected_groups(args.groups)
+    _check_out(args.out)
+    _check_out(args.timings, "--timings")
+    _check_out(args.check_imports, "--check-imports")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: must be at least 1")
+    _check_cache(args.compilation_cache)
+    clean = _clean_imports(args.clean_imports)
 
     def progress(result: GroupResult) -> None:
         if args.quiet:

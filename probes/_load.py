@@ -9,11 +9,9 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from probes import SCHEMA
+from common import CORPUS_SCHEMA, KERNELS_SCHEMA
+from common import SNAPSHOT_SCHEMA as SCHEMA
 from probes._shape import CORPUS_RESULTS, KERNEL_RESULTS, SNAPSHOT, Shape, ShapeError, check
-
-KERNELS_SCHEMA = "pallas-compat/kernels/1"
-CORPUS_SCHEMA = "pallas-compat/corpus/1"
 
 
 class InputError(Exception):

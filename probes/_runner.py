@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probes._observe import clip, normalize
+from common import clip, normalize
 
 #: How long a worker may take to import JAX and plan, or to move between two probes.
 STARTUP_TIMEOUT_S = 180.0

@@ -7,13 +7,13 @@ stdout, so that kernels that print (``pl.debug_print``) cannot corrupt the strea
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import json
 import os
 import time
 from typing import Any
 
+from common import reset_simulator
 from pallas_compat._env import keep_libtpu_offline
 from probes._observe import error_record
 from probes._pallas import Unavailable
@@ -22,16 +22,6 @@ from probes._registry import probes_of
 
 def _emit(fd: int, message: dict[str, Any]) -> None:
     os.write(fd, (json.dumps(message, sort_keys=True, allow_nan=False) + "\n").encode())
-
-
-def reset_tpu_simulator() -> None:
-    """The simulator keeps global state that a raising kernel leaves dirty; clear it."""
-    from pallas_compat import FEATURES_BY_KEY, resolve
-
-    resolved = resolve(FEATURES_BY_KEY["tpu_simulator_reset"])
-    if resolved.obj is not None:
-        with contextlib.suppress(Exception):
-            resolved.obj()
 
 
 def run(fd: int, modules: list[str], skip: set[str]) -> None:
@@ -50,7 +40,7 @@ def run(fd: int, modules: list[str], skip: set[str]) -> None:
             record = {"status": "ok", "value": {"unavailable": str(exc)}}
         except Exception as exc:  # recorded, never fatal
             record = {"status": "error", "error": error_record(exc)}
-            reset_tpu_simulator()
+            reset_simulator()
         record.update(done=p.key, seconds=round(time.perf_counter() - started, 3))
         _emit(fd, record)
     _emit(fd, {"end": True})

@@ -5,7 +5,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from probes._observe import normalize, observe, py_repr
+from common import normalize
+from probes._observe import observe, py_repr
 from probes._pallas import feature, pl
 from probes._registry import probe
 

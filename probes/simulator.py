@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import inspect
-import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
+from common import quiet_callback_logs, reset_simulator
 from probes._kernels import (
     add8,
     add8_record,
@@ -28,23 +25,6 @@ from probes._kernels import (
 from probes._observe import observe
 from probes._pallas import block_spec, feature, pl
 from probes._registry import probe
-
-
-@contextmanager
-def quiet_callback_logs() -> Iterator[None]:
-    """The simulator logs a full traceback through io_callback before it raises; mute it."""
-    logger = logging.getLogger("jax._src.callback")
-    old = logger.disabled
-    logger.disabled = True
-    try:
-        yield
-    finally:
-        logger.disabled = old
-
-
-def reset() -> None:
-    with contextlib.suppress(Exception):
-        feature("tpu_simulator_reset")()
 
 
 def tpu_params(**fields: Any) -> Any:
@@ -102,7 +82,7 @@ def grid_point_recorder() -> dict[str, Any]:
             record[name] = observe(
                 lambda r=recorder: run(r), lambda out: bool(np.array_equal(f64(out), f64(x)))
             )
-        reset()
+        reset_simulator()
         if record[name]["outcome"] == "returned":
             record[name]["visit_order"] = orders[name]
     return record
@@ -119,7 +99,7 @@ def revisited_block_detection() -> dict[str, Any]:
     params = tpu_params()
     with quiet_callback_logs():
         caught = observe(lambda: jax.block_until_ready(rowsum(x, params, reduce_last=False)))
-    reset()
+    reset_simulator()
     if "error" in caught:
         lines = [
             line.strip() for line in caught["error"]["message"].splitlines() if "Revisited" in line

@@ -9,4 +9,6 @@ float64 reference written in ``kernels/corpus/_cases.py``.
 
 from __future__ import annotations
 
-SCHEMA = "pallas-compat/corpus/1"
+from common import CORPUS_SCHEMA as SCHEMA
+
+__all__ = ["SCHEMA"]

@@ -11,13 +11,13 @@ whose it is (the shim's, JAX's, or the old code's). Exit status 0 unless the inp
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import re
 import sys
 import traceback
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -25,12 +25,19 @@ from typing import Any
 import numpy as np
 from packaging.version import InvalidVersion, Version
 
+from common import (
+    Parser,
+    UsageError,
+    normalize,
+    reset_simulator,
+    run_cli,
+    unwritable,
+    write_or_keep,
+)
 from kernels._error_bound import error_bound
 from kernels.corpus import SCHEMA
 from kernels.corpus._cases import CorpusCase, cases
 from kernels.corpus._package import build, forget, prng_registry
-from pallas_compat._atomic import unwritable, write_or_keep
-from probes._observe import normalize
 
 ROUTES = ("patch", "shim", "migrate")
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")
@@ -128,21 +135,26 @@ def one(
             detail = f"the kernel's own JAX dependency: {first_line(exc, ops)}"
             return {**record, "status": "dependency", "detail": detail}
         record |= {"status": "error", "detail": first_line(exc, ops), "whose": whose(exc, work)}
-        pallas_compat.reset_interpret_state()
+        reset_simulator()
     finally:
         pallas_compat.unpatch()
         forget(tag, prngs)
     return record
 
 
-def main(argv: list[str] | None = None) -> int:
+PROG = "python -m kernels.corpus"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_cli(PROG, _main, argv)
+
+
+def _main(argv: Sequence[str]) -> int:
     import tempfile
 
     import jax
 
-    parser = argparse.ArgumentParser(
-        prog="python -m kernels.corpus", description=__doc__.splitlines()[0]
-    )
+    parser = Parser(prog=PROG, description=__doc__.splitlines()[0])
     parser.add_argument("--ops", type=Path, help="the ops cache (default: scripts/fetch_ops.py's)")
     parser.add_argument("--out", type=Path, help="write the results here (default: stdout)")
     parser.add_argument(
@@ -156,21 +168,14 @@ def main(argv: list[str] | None = None) -> int:
         args.ops = default_cache() / "ops"
     problem = None if args.out is None else unwritable(args.out)
     if problem is not None:
-        print(f"python -m kernels.corpus: error: --out {args.out}: {problem}", file=sys.stderr)
-        return 2
+        raise UsageError(f"--out {args.out}: {problem}")
     if not args.ops.is_dir():
-        print(
-            f"python -m kernels.corpus: error: {args.ops}: no such folder "
-            "(run scripts/fetch_ops.py first)",
-            file=sys.stderr,
-        )
-        return 2
+        raise UsageError(f"{args.ops}: no such folder (run scripts/fetch_ops.py first)")
     target = jax.__version__
     try:
         releases = sorted((p.name for p in args.ops.iterdir() if p.is_dir()), key=Version)
     except InvalidVersion as exc:
-        print(f"python -m kernels.corpus: error: {args.ops}: {exc}", file=sys.stderr)
-        return 2
+        raise UsageError(f"{args.ops}: {exc}") from None
     records = []
     with tempfile.TemporaryDirectory(prefix="corpus-") as work:
         for release in releases:
@@ -196,14 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.out is None:
         sys.stdout.write(text)
         return 0
-    if not write_or_keep(args.out, text, "python -m kernels.corpus"):
+    if not write_or_keep(args.out, text, PROG):
         return 1
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except KeyboardInterrupt:
-        print("python -m kernels.corpus: interrupted; nothing was written", file=sys.stderr)
-        sys.exit(130)
+    sys.exit(main())

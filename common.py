@@ -1,0 +1,150 @@
+"""What ``probes``, ``kernels`` and ``report`` share, kept in one place (not shipped).
+
+Command lines that fail the same way, error messages made comparable across machines, the
+TPU simulator put back to a clean state after a kernel raised in it, and the schema ids of the
+three kinds of results. Atomic writing is the shim's own (``migrate`` needs it too); it is
+re-exported here so that the harness has one place to import it from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from pallas_compat._atomic import save_elsewhere, unwritable, write_all, write_atomic, write_or_keep
+
+__all__ = [
+    "CORPUS_SCHEMA",
+    "KERNELS_SCHEMA",
+    "SNAPSHOT_SCHEMA",
+    "TRACEBACK",
+    "Parser",
+    "UsageError",
+    "clip",
+    "normalize",
+    "one_line_error",
+    "quiet_callback_logs",
+    "reset_simulator",
+    "run_cli",
+    "save_elsewhere",
+    "strip_tracebacks",
+    "unwritable",
+    "write_all",
+    "write_atomic",
+    "write_or_keep",
+]
+
+SNAPSHOT_SCHEMA = "pallas-compat/snapshot/1"
+KERNELS_SCHEMA = "pallas-compat/kernels/1"
+CORPUS_SCHEMA = "pallas-compat/corpus/1"
+
+
+# -- command lines ---------------------------------------------------------------------------
+
+
+class UsageError(Exception):
+    """Bad input from the person at the keyboard: one line, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse that raises UsageError (one line) instead of printing usage and exiting."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def run_cli(prog: str, main: Callable[[Sequence[str]], int], argv: Sequence[str] | None) -> int:
+    """``main(argv)`` with the harness's contract: a usage error is one line on stderr and exit
+    status 2, Ctrl-C is one line and 130 (nothing half-written: every writer is atomic)."""
+    try:
+        return main(sys.argv[1:] if argv is None else argv)
+    except UsageError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+# -- messages --------------------------------------------------------------------------------
+
+MAX_MESSAGE = 2000
+TRACEBACK = "Traceback (most recent call last):"
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
+#: ``<jax._src.pallas.core.NoBlockSpec object at 0x7f...>`` -> ``<NoBlockSpec object>``, and
+#: ``<function f at 0x...>`` -> ``<function f>``: the address says nothing, the name does.
+_DEFAULT_REPR = re.compile(r"<(?:[\w.]+\.)?(\w+( object)?|function [\w.<>]+) at 0x[0-9a-fA-F]{4,}>")
+_SITE_PACKAGES = re.compile(r"(?:/[^\s'\"]+)?/(?:site|dist)-packages/")
+_REPO = re.compile(re.escape(str(Path(__file__).resolve().parent)) + r"/([\w/.]+\.py)(?::\d+)?")
+_TRACEBACK_FRAME = re.compile(r'^\s+File "')
+
+
+def normalize(text: str) -> str:
+    """Drop what changes from run to run or machine to machine: addresses, install paths."""
+    text = _DEFAULT_REPR.sub(r"<\1>", text)
+    text = _ADDRESS.sub("0x…", text)
+    text = _REPO.sub(r"<repo>/\1", text)
+    return _SITE_PACKAGES.sub("<site-packages>/", text)
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else text[:limit] + f"… [{len(text) - limit} more chars]"
+
+
+def strip_tracebacks(text: str) -> str:
+    """Drop Python traceback frames that some errors embed (io_callback): they name our own code."""
+    if TRACEBACK not in text:
+        return text
+    kept, in_frame = [], False
+    for line in text.replace(TRACEBACK, "").splitlines():
+        if _TRACEBACK_FRAME.match(line):
+            in_frame = True
+            continue
+        if in_frame and line.startswith("    "):
+            continue
+        in_frame = False
+        kept.append(line.rstrip())
+    return "\n".join(kept)
+
+
+def one_line_error(exc: BaseException) -> str:
+    """``Type: first line``; for an error raised inside a callback (the simulator's), whose
+    message embeds a traceback, the callback's own error joined onto one line."""
+    message = str(exc)
+    lines = normalize(strip_tracebacks(message)).strip().splitlines()
+    if TRACEBACK in message:
+        lines = [" ".join(line.strip() for line in lines if line.strip())]
+    return f"{type(exc).__name__}: {lines[0][:300] if lines else ''}"
+
+
+# -- the TPU simulator -----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def quiet_callback_logs() -> Iterator[None]:
+    """The TPU simulator reports a caught bug by raising inside an io_callback, and JAX logs
+    that traceback before re-raising it; the record keeps the error, the log is noise."""
+    logger = logging.getLogger("jax._src.callback")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def reset_simulator() -> None:
+    """After a kernel raised in the simulator: clear its global state and the error it leaves
+    in JAX's ordered-effects token. Without the token reset, a raise on 0.6.2 can fail every
+    later kernel of the process with ``Buffer Definition Event: <the old error>`` (timing
+    decides whether it does: seen in CI, not on a quiet machine)."""
+    import pallas_compat
+
+    with contextlib.suppress(Exception):
+        pallas_compat.reset_interpret_state()
