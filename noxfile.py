@@ -21,7 +21,7 @@ from packaging.version import Version
 ROOT = Path(__file__).parent
 sys.path.insert(0, str(ROOT))
 
-from probes._matrix import MatrixError, load_matrix  # noqa: E402
+from common import MatrixError, load_matrix  # noqa: E402
 
 nox.needs_version = ">=2026.10.20"
 nox.options.default_venv_backend = "uv|virtualenv"
@@ -163,7 +163,7 @@ def report(session: nox.Session) -> None:
     """reports/api-diff.md and .html from the snapshots and kernel results (no JAX needed)."""
     session.install("--no-deps", "-e", ".")
     session.install("packaging", "numpy")
-    session.run("python", "-m", "probes", "report", str(SNAPSHOTS), "--out", str(ROOT / "reports"))
+    session.run("python", "-m", "report", str(SNAPSHOTS), "--out", str(ROOT / "reports"))
 
 
 @nox.session(python=MATRIX.python_for(NEWEST), tags=["tpu_compile"])

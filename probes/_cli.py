@@ -138,10 +138,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str]) -> int:
-    if argv and argv[0] in ("report", "diff", "guide"):
-        from probes._report_cli import main as report_main
+    if argv and argv[0] in ("report", "diff", "guide"):  # where these lived until 2026-12
+        from report._cli import main as report_main
 
-        return report_main(argv[0], list(argv[1:]))
+        print(f"{PROG} {argv[0]}: moved; run `python -m report ...` next time", file=sys.stderr)
+        return report_main(list(argv[1:]) if argv[0] == "report" else list(argv))
     args = _parser().parse_args(argv)
     groups = _selected_groups(args.groups)
     _check_out(args.out)

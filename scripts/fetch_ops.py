@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from probes._matrix import MatrixError, load_matrix  # noqa: E402
+from common import MatrixError, load_matrix  # noqa: E402
 
 OPS = "jax/experimental/pallas/ops/"
 

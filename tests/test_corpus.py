@@ -15,7 +15,7 @@ from pathlib import Path
 import jax
 
 from kernels.corpus import SCHEMA
-from probes._corpus_report import corpus
+from report._corpus import corpus
 
 REPO = Path(__file__).resolve().parent.parent
 SOFTMAX = REPO / "tests" / "fixtures" / "real" / "jax_0_4_30" / "softmax.py"

@@ -15,10 +15,10 @@ import pytest
 from pallas_compat._anchors import form_anchor, name_anchor
 from pallas_compat._cli import main as compat_main
 from pallas_compat._facts import DICT_PARAMS, WRITE_INSTEAD, Location
-from probes import _changes
-from probes._cli import main
-from probes._guide import ChangeKind, guide
-from probes._load import load_snapshots
+from report import _changes
+from report._cli import main
+from report._guide import ChangeKind, guide
+from report._load import load_snapshots
 
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "reports" / "snapshots"
@@ -35,7 +35,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     out = tmp_path_factory.mktemp("report")
     tree = out / "reports"
     shutil.copytree(REPO / "reports", tree, ignore=shutil.ignore_patterns("*.md", "*.html"))
-    assert main(["report", str(tree / "snapshots"), "--out", str(out)]) == 0
+    assert main([str(tree / "snapshots"), "--out", str(out)]) == 0
     return (out / "api-diff.md").read_text(), (out / "api-diff.html").read_text()
 
 

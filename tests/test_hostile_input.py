@@ -166,7 +166,7 @@ def two_snapshots(folder: Path) -> Path:
 
 
 def test_report_pair_is_both_or_neither(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from probes._report_cli import main as report_main
+    from report._cli import main as report_main
 
     snapshots, out, no_kernels = two_snapshots(tmp_path / "snaps"), tmp_path / "out", tmp_path / "k"
     out.mkdir()
@@ -182,7 +182,7 @@ def test_report_pair_is_both_or_neither(tmp_path: Path, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(os, "replace", replace)
     argv = [str(snapshots), "--out", str(out), "--kernels", str(no_kernels), "--matrix", "none"]
-    assert report_main("report", argv) == 2
+    assert report_main(argv) == 2
     assert (out / "api-diff.md").read_text() == "previous markdown"
     assert (out / "api-diff.html").read_text() == "previous html"
     assert sorted(p.name for p in out.iterdir()) == ["api-diff.html", "api-diff.md"]
@@ -235,10 +235,10 @@ def test_report_refuses_a_malformed_snapshot(
     bad.write_bytes(content if isinstance(content, bytes) else content.encode())
     out = tmp_path / "out"
     out.mkdir()
-    done = command("report", str(folder), "--out", str(out), module="probes")
+    done = command(str(folder), "--out", str(out), module="report")
     assert_one_line_error(done, str(bad), says)
     assert list(out.iterdir()) == []
-    diff = command("diff", str(bad), str(folder / "jax-0.7.2.json"), module="probes")
+    diff = command("diff", str(bad), str(folder / "jax-0.7.2.json"), module="report")
     assert_one_line_error(diff, str(bad), says)
 
 
@@ -277,9 +277,7 @@ def test_report_refuses_malformed_kernel_results(
     bad.write_text(json.dumps(results))
     out = tmp_path / "out"
     out.mkdir()
-    done = command(
-        "report", str(folder), "--out", str(out), "--kernels", str(kernels), module="probes"
-    )
+    done = command(str(folder), "--out", str(out), "--kernels", str(kernels), module="report")
     assert_one_line_error(done, str(bad), says)
 
 
@@ -292,7 +290,7 @@ def test_report_refuses_an_unwritable_out_before_reading(
 ) -> None:
     folder = two_snapshots(tmp_path / "snaps")
     (tmp_path / "file").write_text("not a folder")
-    done = command("report", str(folder), "--out", out.format(tmp=tmp_path), module="probes")
+    done = command(str(folder), "--out", out.format(tmp=tmp_path), module="report")
     assert_one_line_error(done, "--out", says)
 
 
@@ -555,5 +553,5 @@ def test_report_refuses_malformed_corpus_results(tmp_path: Path) -> None:
     )
     out = tmp_path / "out"
     out.mkdir()
-    done = command("report", str(folder), "--out", str(out), module="probes")
+    done = command(str(folder), "--out", str(out), module="report")
     assert_one_line_error(done, str(bad), "results[0] has no 'kernel'")

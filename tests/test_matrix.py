@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from probes._matrix import MatrixError, load_matrix
+from common import MatrixError, load_matrix
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -20,8 +20,8 @@ from pallas_compat._facts import PL, TPU, Feature, Location
 from pallas_compat._migrate import migrate_module
 from pallas_compat._patch import patch, unpatch
 from pallas_compat._resolve import find
-from probes._guide import ChangeKind, name_change
-from probes._load import load_snapshot
+from report._guide import ChangeKind, name_change
+from report._load import load_snapshot
 
 REPO = Path(__file__).resolve().parent.parent
 

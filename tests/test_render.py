@@ -1,9 +1,9 @@
-"""probes/_render.py: Markdown and HTML from the report model."""
+"""report/_render.py: Markdown and HTML from the report model."""
 
 from __future__ import annotations
 
-from probes._model import Cell, Fold, Section, Table
-from probes._render import MD_MAX_COLUMNS, markdown, md_text, page
+from report._model import Cell, Fold, Section, Table
+from report._render import MD_MAX_COLUMNS, markdown, md_text, page
 
 
 def wide(columns: int) -> Table:

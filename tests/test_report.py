@@ -1,4 +1,4 @@
-"""The API-diff report and ``python -m probes diff`` over the committed snapshots."""
+"""The API-diff report and ``python -m report diff`` over the committed snapshots."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from probes._cli import main
+from report._cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "reports" / "snapshots"
@@ -30,7 +30,7 @@ def three(tmp_path: Path) -> Path:
 
 
 def test_report_shows_the_drift_the_probes_found(three: Path, tmp_path: Path) -> None:
-    assert main(["report", str(three), "--out", str(tmp_path)]) == 0
+    assert main([str(three), "--out", str(tmp_path)]) == 0
     md = (tmp_path / "api-diff.md").read_text()
     page = (tmp_path / "api-diff.html").read_text()
     # pl.load: present on 0.4.30 and 0.6.2, absent from 0.12.0.1; TPUCompilerParams likewise.
@@ -54,7 +54,7 @@ def test_undeclared_dependencies_in_release_order(tmp_path: Path) -> None:
     folder.mkdir()
     for release in ("0.5.3", "0.10.2", "0.12.0.1"):
         shutil.copy(SNAPSHOTS / f"jax-{release}.json", folder)
-    assert main(["report", str(folder), "--out", str(tmp_path)]) == 0
+    assert main([str(folder), "--out", str(tmp_path)]) == 0
     md = (tmp_path / "api-diff.md").read_text()
     imports = md[md.index('<a id="imports">') : md.index('<a id="skipped">')]
     undeclared = re.findall(r"^\| (\S+) \| \(undeclared dependency\) \| absl", imports, re.M)
@@ -74,7 +74,7 @@ def test_recorded_strings_are_escaped(three: Path, tmp_path: Path) -> None:
     }
     data["modules"]["jax.experimental.pallas"]["names"]["<img src=x>"] = {"status": "present"}
     path.write_text(json.dumps(data))
-    assert main(["report", str(three), "--out", str(tmp_path)]) == 0
+    assert main([str(three), "--out", str(tmp_path)]) == 0
     page = (tmp_path / "api-diff.html").read_text()
     md = (tmp_path / "api-diff.md").read_text()
     prose = re.sub(r"```diff\n.*?```", "", md, flags=re.S)  # fenced diffs show text as is
@@ -91,6 +91,35 @@ def test_diff_names_what_breaks(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "  pl.load: removed" in out and "  pltpu.TPUCompilerParams: renamed" in out
     assert "write: pltpu.CompilerParams" in out
+
+
+def test_the_old_spelling_under_probes_still_works_and_says_where_it_moved(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from probes._cli import main as probes_main
+
+    old, new = SNAPSHOTS / "jax-0.6.2.json", SNAPSHOTS / "jax-0.12.0.1.json"
+    assert probes_main(["diff", str(old), str(new)]) == 0
+    captured = capsys.readouterr()
+    assert "pl.load: removed" in captured.out
+    assert captured.err == "python -m probes diff: moved; run `python -m report ...` next time\n"
+
+
+def test_python_m_report_with_no_arguments_reads_the_committed_results(tmp_path: Path) -> None:
+    """From the repository root, the defaults are the committed folders; only --out differs."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "report", "--out", str(tmp_path)],
+        cwd=SNAPSHOTS.parents[1],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    committed = SNAPSHOTS.parent / "api-diff.md"
+    assert (tmp_path / "api-diff.md").read_text() == committed.read_text()
 
 
 def bad(tmp_path: Path, name: str, text: str) -> Path:
@@ -118,7 +147,7 @@ def test_bad_input_keeps_the_previous_report(
     out = tmp_path / "out"
     out.mkdir()
     (out / "api-diff.md").write_text("previous")
-    assert main(["report", str(folder), "--out", str(out)]) == 2
+    assert main([str(folder), "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1
     assert (out / "api-diff.md").read_text() == "previous"
@@ -126,7 +155,7 @@ def test_bad_input_keeps_the_previous_report(
 
 def test_two_snapshots_of_one_release(three: Path, tmp_path: Path, capsys) -> None:
     shutil.copy(three / "jax-0.6.2.json", three / "copy.json")
-    assert main(["report", str(three), "--out", str(tmp_path)]) == 2
+    assert main([str(three), "--out", str(tmp_path)]) == 2
     assert "a second snapshot of JAX 0.6.2" in capsys.readouterr().err
 
 
@@ -141,7 +170,7 @@ def test_releases_of_the_matrix_without_a_snapshot_are_listed(three: Path, tmp_p
     matrix.write_text(
         json.dumps({"default": ["0.4.30", "0.5.3"], "every": [{"jax": "0.4.30"}, {"jax": "0.5.3"}]})
     )
-    assert main(["report", str(three), "--out", str(tmp_path), "--matrix", str(matrix)]) == 0
+    assert main([str(three), "--out", str(tmp_path), "--matrix", str(matrix)]) == 0
     md = (tmp_path / "api-diff.md").read_text()
     assert re.search(r"\| 0\.5\.3 \| in the matrix but no snapshot", md)
 
@@ -149,7 +178,7 @@ def test_releases_of_the_matrix_without_a_snapshot_are_listed(three: Path, tmp_p
 def test_unknown_release_in_the_matrix(three: Path, tmp_path: Path, capsys) -> None:
     matrix = tmp_path / "m.json"
     matrix.write_text(json.dumps({"default": ["9.9"], "every": [{"jax": "0.4.30"}]}))
-    assert main(["report", str(three), "--out", str(tmp_path), "--matrix", str(matrix)]) == 2
+    assert main([str(three), "--out", str(tmp_path), "--matrix", str(matrix)]) == 2
     err = capsys.readouterr().err
     assert "unknown JAX release 9.9" in err and str(matrix) in err
 
@@ -157,7 +186,7 @@ def test_unknown_release_in_the_matrix(three: Path, tmp_path: Path, capsys) -> N
 def test_the_committed_report_is_what_the_committed_results_give(tmp_path: Path) -> None:
     """reports/api-diff.* are golden files too: stale ones fail here (run ``nox -s report``)."""
     matrix = REPO / "jax-matrix.json"
-    assert main(["report", str(SNAPSHOTS), "--out", str(tmp_path), "--matrix", str(matrix)]) == 0
+    assert main([str(SNAPSHOTS), "--out", str(tmp_path), "--matrix", str(matrix)]) == 0
     for name in ("api-diff.md", "api-diff.html"):
         fresh, committed = (tmp_path / name).read_text(), (REPO / "reports" / name).read_text()
         assert fresh == committed, f"reports/{name} is stale: run nox -s report"

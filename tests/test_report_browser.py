@@ -17,7 +17,7 @@ import pytest
 
 from pallas_compat._anchors import form_anchor, name_anchor
 from pallas_compat._facts import DICT_PARAMS
-from probes._cli import main
+from report._cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("PALLAS_COMPAT_CHROMIUM") or shutil.which("chromium")
@@ -35,7 +35,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("report")
     tree = out / "reports"
     shutil.copytree(REPO / "reports", tree, ignore=shutil.ignore_patterns("*.md", "*.html"))
-    assert main(["report", str(tree / "snapshots"), "--out", str(out)]) == 0
+    assert main([str(tree / "snapshots"), "--out", str(out)]) == 0
     return out / "api-diff.html"
 
 

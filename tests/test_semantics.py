@@ -8,9 +8,9 @@ from typing import Any
 import jax
 from packaging.version import Version
 
-from probes import _changes, _report
-from probes._load import Snapshot
 from probes.semantics import SPEC_SPACES, kernel_ref_aliasing, pipeline_buffers
+from report import _changes, _sections
+from report._load import Snapshot
 
 
 def test_pipelines_double_buffer_an_input_by_default() -> None:
@@ -58,7 +58,7 @@ def test_the_report_gives_one_row_per_era_and_no_diff() -> None:
             ],
         )
     ]
-    rows = _report.semantics(snapshots).tables[0].rows
+    rows = _sections.semantics(snapshots).tables[0].rows
     assert [[c.text for c in row] for row in rows] == [
         ["kernel_ref_aliasing", "1.0 to 1.1", "aliases written ref"],
         ["", "2.0", "aliases read-only ref and written ref"],

@@ -1,5 +1,5 @@
 """The report's one model: sections of tables, folds and charts, rendered as Markdown and HTML
-by ``probes/_render.py``. Every string in it is recorded or computed text, never markup."""
+by ``report/_render.py``. Every string in it is recorded or computed text, never markup."""
 
 from __future__ import annotations
 

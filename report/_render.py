@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 
-from probes._model import LEGEND, Answer, Cell, Chart, Fold, Section, Table
+from report._model import LEGEND, Answer, Cell, Chart, Fold, Section, Table
 
 #: Markdown tables wider than this many columns are split (GitHub's reading column is narrow).
 MD_MAX_COLUMNS = 8

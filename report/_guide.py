@@ -1,7 +1,7 @@
 """The upgrade guide from release A to release B: only what breaks or changes, in words.
 
 One typed model (``Change``) computed from two snapshots (plus the kernel and corpus results
-of B), rendered as text by ``python -m probes guide`` and ``diff``, and as a section of the
+of B), rendered as text by ``python -m report guide`` and ``diff``, and as a section of the
 report. Each change says what to write instead (a spelling or a line of code, never JAX's
 message pasted), whether ``pallas_compat`` serves the old code, and whether ``migrate``
 rewrites it.
@@ -34,8 +34,8 @@ from pallas_compat._facts import (
     release_ranges,
     works_in,
 )
-from probes import _changes
-from probes._load import Snapshot
+from report import _changes
+from report._load import Snapshot
 
 
 class ChangeKind(str, enum.Enum):

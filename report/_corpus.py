@@ -11,7 +11,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from probes._model import Cell, Fold, Section, Table
+from report._model import Cell, Fold, Section, Table
 
 ROUTE_LETTER = {"native": "native", "patch": "P", "shim": "S", "migrate": "M"}
 MARK = {"works": "✓", "wrong": "✗", "error": "!", "dependency": "dep"}

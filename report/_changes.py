@@ -12,7 +12,7 @@ from packaging.version import Version
 
 from pallas_compat._anchors import name_anchor
 from pallas_compat._facts import Location
-from probes._load import Snapshot
+from report._load import Snapshot
 
 PRESENT = ("present", "deprecated")
 

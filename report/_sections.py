@@ -22,9 +22,9 @@ from pallas_compat._facts import (
     scanned_releases,
     works_in,
 )
-from probes import _changes, _guide
-from probes._load import Snapshot
-from probes._model import Answer, Bar, Cell, Chart, Fold, Section, Table, tone_of
+from report import _changes, _guide
+from report._load import Snapshot
+from report._model import Answer, Bar, Cell, Chart, Fold, Section, Table, tone_of
 
 #: Presence strip marks: one cell per release.
 MARKS = {"present": ("●", "good"), "deprecated": ("◐", "warn")}
@@ -181,7 +181,7 @@ def guides(
             Fold(
                 f"JAX {old} → {new}: {counts or 'nothing breaks'}",
                 found.anchor,
-                f"python -m probes guide --from {old} --to {new}",
+                f"python -m report guide --from {old} --to {new}",
                 guide_tables(found),
             )
         )
@@ -190,7 +190,7 @@ def guides(
         "upgrade",
         "Only what breaks or changes behaviour, grouped; each with what to write instead, whether "
         "pallas_compat keeps the old code working and whether `pallas-compat migrate` rewrites "
-        "it. The same text in a terminal: `python -m probes guide --from A --to B`.",
+        "it. The same text in a terminal: `python -m report guide --from A --to B`.",
         folds=folds,
     )
 
@@ -542,7 +542,7 @@ def answers(releases: list[str]) -> list[Answer]:
             f"What breaks from A to B (e.g. {before} → {newest})?",
             f"upgrade-{before}-{newest}".replace(".", "-"),
             f"upgrade guide {before} → {newest} (all pairs in Upgrade guides)",
-            f"python -m probes guide --from {before} --to {newest}",
+            f"python -m report guide --from {before} --to {newest}",
         ),
         Answer("When did pl.dot go?", "name-pl-dot", "pl.dot, release by release"),
         Answer(
@@ -566,7 +566,7 @@ def build(
     undeclared: dict[str, list[str]],
     corpus_results: dict[str, dict[str, Any]] | None = None,
 ) -> list[Section]:
-    from probes._corpus_report import corpus
+    from report._corpus import corpus
 
     sections = [
         guides(snapshots, kernel_results, corpus_results or {}),

@@ -9,13 +9,13 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from common import CORPUS_SCHEMA, KERNELS_SCHEMA
+from common import CORPUS_SCHEMA, KERNELS_SCHEMA, UsageError
 from common import SNAPSHOT_SCHEMA as SCHEMA
-from probes._shape import CORPUS_RESULTS, KERNEL_RESULTS, SNAPSHOT, Shape, ShapeError, check
+from report._shape import CORPUS_RESULTS, KERNEL_RESULTS, SNAPSHOT, Shape, ShapeError, check
 
 
-class InputError(Exception):
-    """A file the report cannot use: one line naming the file."""
+class InputError(UsageError):
+    """A file the report cannot use: one line naming the file, exit status 2."""
 
 
 @dataclass(frozen=True)

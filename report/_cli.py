@@ -1,38 +1,48 @@
-"""``python -m probes report SNAPSHOT_DIR --out reports/`` and ``python -m probes diff A B``."""
+"""``python -m report [SNAPSHOT_DIR] [--out reports/]``, ``python -m report guide --from A --to B``
+and ``python -m report diff A.json B.json``: read snapshots and results, never JAX."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pallas_compat._atomic import unwritable, write_all
-from probes import _guide, _render, _report
-from probes._load import (
+from common import MatrixError, Parser, load_matrix, run_cli, unwritable, write_all
+from report import _guide, _render, _sections
+from report._load import (
     InputError,
     load_corpus_results,
     load_kernel_results,
     load_snapshot,
     load_snapshots,
 )
-from probes._matrix import MatrixError, load_matrix
-from probes._model import Section
+from report._model import Section
 
 TITLE = "Pallas API drift across JAX releases"
 
 
-class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise InputError(message)
+PROG = "python -m report"
 
 
-def report(argv: Sequence[str]) -> int:
-    parser = Parser(prog="python -m probes report", description="Write the API-diff report.")
-    parser.add_argument("snapshots", type=Path, help="folder of jax-X.json snapshots")
+def build(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog=PROG,
+        description="Write the API-diff report (api-diff.md and .html); `guide` and `diff` "
+        "answer one upgrade in a terminal.",
+    )
     parser.add_argument(
-        "--out", type=Path, default=Path("reports"), help="folder for api-diff.md/.html"
+        "snapshots",
+        type=Path,
+        nargs="?",
+        default=Path("reports/snapshots"),
+        help="folder of jax-X.json snapshots (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("reports"),
+        help="folder for api-diff.md/.html (default: %(default)s)",
     )
     parser.add_argument(
         "--kernels", type=Path, help="folder of kernel results (default: ../kernels)"
@@ -76,8 +86,8 @@ def report(argv: Sequence[str]) -> int:
         if s.data["environment"].get("undeclared_dependencies")
     }
     corpus_results = load_corpus_results(args.snapshots.parent / "corpus")
-    sections = _report.build(snapshots, results, skipped, undeclared, corpus_results)
-    answers = _report.answers(releases)
+    sections = _sections.build(snapshots, results, skipped, undeclared, corpus_results)
+    answers = _sections.answers(releases)
     markdown = _render.markdown(TITLE, releases, sections, answers)
     page = _render.page(TITLE, releases, sections, answers)
     try:  # both or neither: the two pages never describe different snapshots
@@ -94,7 +104,7 @@ def report(argv: Sequence[str]) -> int:
 
 
 def diff(argv: Sequence[str]) -> int:
-    parser = Parser(prog="python -m probes diff", description="What breaks upgrading from A to B.")
+    parser = Parser(prog=f"{PROG} diff", description="What breaks upgrading from A to B.")
     parser.add_argument("old", type=Path, help="snapshot of the release you are on")
     parser.add_argument("new", type=Path, help="snapshot of the release you upgrade to")
     args = parser.parse_args(argv)
@@ -107,7 +117,7 @@ def diff(argv: Sequence[str]) -> int:
 
 def guide(argv: Sequence[str]) -> int:
     parser = Parser(
-        prog="python -m probes guide",
+        prog=f"{PROG} guide",
         description="The upgrade guide from one JAX release to another: only what breaks.",
     )
     parser.add_argument("--from", dest="old", required=True, metavar="A", help="e.g. 0.6.2")
@@ -137,19 +147,22 @@ def guide(argv: Sequence[str]) -> int:
         title = f"Upgrading JAX {found.old} → {found.new}"
         sections = [
             Section(
-                title, found.anchor, f"{len(found.changes)} changes.", _report.guide_tables(found)
+                title, found.anchor, f"{len(found.changes)} changes.", _sections.guide_tables(found)
             )
         ]
         sys.stdout.write(_render.markdown(title, [found.old, found.new], sections, []))
     return 0
 
 
-COMMANDS = {"report": report, "diff": diff, "guide": guide}
+SUBCOMMANDS = {"guide": guide, "diff": diff}
 
 
-def main(command: str, argv: Sequence[str]) -> int:
-    try:
-        return COMMANDS[command](argv)
-    except InputError as exc:
-        print(f"python -m probes {command}: error: {exc}", file=sys.stderr)
-        return 2
+def main(argv: Sequence[str] | None = None) -> int:
+    """Bad input (a usage error or a file the report cannot use): one line, exit status 2."""
+    return run_cli(PROG, dispatch, argv)
+
+
+def dispatch(argv: Sequence[str]) -> int:
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]](argv[1:])
+    return build(argv)
