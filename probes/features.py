@@ -6,7 +6,7 @@ import functools
 from typing import Any
 
 from pallas_compat import FEATURES, Feature, resolve
-from pallas_compat._resolve import find
+from pallas_compat.facts import find
 from probes._registry import Probe
 
 

@@ -17,8 +17,7 @@ import warnings
 from types import ModuleType
 from typing import Any
 
-from pallas_compat._facts import PL, watched_names
-from pallas_compat._resolve import deprecation_table
+from pallas_compat.facts import PL, deprecation_table, watched_names
 from probes._observe import error_record, py_repr
 from probes._registry import Probe
 

@@ -10,8 +10,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from pallas_compat._anchors import name_anchor
-from pallas_compat._facts import Location
+from pallas_compat.facts import Location, name_anchor
 from report._load import Snapshot
 
 PRESENT = ("present", "deprecated")

@@ -18,20 +18,21 @@ from typing import Any
 
 from packaging.version import Version
 
-from pallas_compat import _facts
-from pallas_compat._anchors import form_anchor, name_anchor
-from pallas_compat._facts import (
+from pallas_compat.facts import (
     CALL_FORMS,
     CALL_KEYWORDS,
     GPU_LEGACY,
-    NAMESPACE_OF,
     TRITON,
     WRITE_INSTEAD,
     Feature,
     Location,
     call_form_releases,
+    features_and_moves,
+    form_anchor,
+    name_anchor,
     pallas_call_keyword_releases,
     release_ranges,
+    served_names,
     works_in,
 )
 from report import _changes
@@ -87,7 +88,7 @@ class Guide:
 
 
 def owner(loc: str) -> Feature | None:
-    for feature in (*_facts.FEATURES, *_facts.moves()):
+    for feature in features_and_moves():
         if any(f"{place.module}:{place.attr}" == loc for place in feature.locations):
             return feature
     return None
@@ -164,10 +165,7 @@ def name_change(module: str, name: str, new: Snapshot, message: str | None) -> C
 @functools.cache
 def shim_fills(module: str) -> frozenset[str]:
     """The names the shim's namespace for ``module`` serves where JAX lacks them."""
-    from pallas_compat._fills import NAMESPACES
-
-    alias = NAMESPACE_OF.get(module)
-    return frozenset(NAMESPACES[alias][1]()) if alias in NAMESPACES else frozenset()
+    return served_names(module)
 
 
 def names(old: Snapshot, new: Snapshot) -> list[Change]:

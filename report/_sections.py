@@ -8,8 +8,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from pallas_compat._anchors import form_anchor, name_anchor
-from pallas_compat._facts import (
+from pallas_compat.facts import (
     CALL_FORMS,
     CALL_KEYWORDS,
     COST_ANALYSIS_HINT,
@@ -17,6 +16,8 @@ from pallas_compat._facts import (
     PL,
     call_form_releases,
     cost_analysis_index_releases,
+    form_anchor,
+    name_anchor,
     pallas_call_keyword_releases,
     release_ranges,
     scanned_releases,

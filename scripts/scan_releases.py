@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "pallas_compat" / "release_ranges.json"
 sys.path.insert(0, str(REPO))
 
-from pallas_compat._facts import ALIASES, FEATURES  # noqa: E402
+from pallas_compat.facts import ALIASES, FEATURES  # noqa: E402
 
 
 def releases(oldest: Version) -> list[str]:

@@ -1,11 +1,16 @@
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from pallas_compat._facts import (
     ALIASES,
     FEATURES,
     FEATURES_BY_KEY,
     PL,
     TPU,
+    Feature,
     Location,
     watched_names,
 )
@@ -53,3 +58,35 @@ def test_watch_list_covers_the_old_names_of_old_tutorials() -> None:
     assert {"load", "store", "swap", "dot", "InterpretParams"} <= watched[PL]
     assert {"TPUCompilerParams", "TPUMemorySpace", "InterpretParams"} <= watched[TPU]
     assert all(not module.startswith("jax._src") for module in watched)
+
+
+def test_the_public_facts_module_exports_what_it_lists() -> None:
+    """The exported-name inventory of ``pallas_compat.facts``: every listed name exists, once,
+    and nothing public is left out of it."""
+    from pallas_compat import facts
+
+    assert len(facts.__all__) == len(set(facts.__all__))
+    assert all(hasattr(facts, name) for name in facts.__all__)
+    public = {n for n in vars(facts) if not n.startswith("_") and n != "annotations"}
+    assert public == set(facts.__all__)
+
+
+def test_probes_report_kernels_and_scripts_read_the_table_through_the_public_module() -> None:
+    """They peek into no private module of the table; only the shim itself does."""
+    import re
+
+    private = re.compile(r"from pallas_compat(\._(facts|anchors|fills|resolve)| import _facts)\b")
+    root = Path(__file__).resolve().parent.parent
+    harness = [root / "common.py", root / "noxfile.py"]
+    for folder in ("probes", "report", "kernels", "scripts", "benchmarks"):
+        harness += sorted((root / folder).rglob("*.py"))
+    found = [str(p.relative_to(root)) for p in harness if private.search(p.read_text())]
+    assert found == []
+
+
+def test_features_and_moves_reads_the_table_at_call_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pallas_compat import _facts, facts
+
+    extra = Feature("extra", "a fake feature", (Location(PL, "EXTRA"),), "pl.EXTRA")
+    monkeypatch.setattr(_facts, "FEATURES", (*_facts.FEATURES, extra))
+    assert extra in facts.features_and_moves()

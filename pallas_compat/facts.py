@@ -1,0 +1,89 @@
+"""The API-facts table, public: what the shim, ``doctor`` and ``migrate`` know about Pallas.
+
+One declarative table (``_facts.py``) plus the release ranges scanned from every release's
+sources (``release_ranges.json``). The probes, the scripts and the report read it from here;
+nothing outside the shim edits it. Adding a rename is one ``Feature`` entry in ``_facts.py``
+(and a rescan), and every reader picks it up.
+"""
+
+from __future__ import annotations
+
+from pallas_compat import _facts
+from pallas_compat._anchors import form_anchor, name_anchor
+from pallas_compat._facts import (
+    ALIASES,
+    CALL_FORMS,
+    CALL_KEYWORDS,
+    COST_ANALYSIS_HINT,
+    COST_ANALYSIS_INDEX,
+    DICT_PARAMS,
+    FEATURES,
+    FEATURES_BY_KEY,
+    GPU_LEGACY,
+    MOSAIC_GPU,
+    NAMESPACE_OF,
+    PL,
+    TPU,
+    TRITON,
+    WRITE_INSTEAD,
+    Feature,
+    Location,
+    call_form_releases,
+    cost_analysis_index_releases,
+    pallas_call_keyword_releases,
+    release_ranges,
+    renames,
+    scanned_releases,
+    watched_names,
+    works_in,
+)
+from pallas_compat._resolve import deprecation_table, find
+
+__all__ = [
+    "ALIASES",
+    "CALL_FORMS",
+    "CALL_KEYWORDS",
+    "COST_ANALYSIS_HINT",
+    "COST_ANALYSIS_INDEX",
+    "DICT_PARAMS",
+    "FEATURES",
+    "FEATURES_BY_KEY",
+    "GPU_LEGACY",
+    "MOSAIC_GPU",
+    "NAMESPACE_OF",
+    "PL",
+    "TPU",
+    "TRITON",
+    "WRITE_INSTEAD",
+    "Feature",
+    "Location",
+    "call_form_releases",
+    "cost_analysis_index_releases",
+    "deprecation_table",
+    "features_and_moves",
+    "find",
+    "form_anchor",
+    "name_anchor",
+    "pallas_call_keyword_releases",
+    "release_ranges",
+    "renames",
+    "scanned_releases",
+    "served_names",
+    "watched_names",
+    "works_in",
+]
+
+
+def served_names(module: str) -> frozenset[str]:
+    """The names the shim's namespace for ``module`` serves where the installed JAX lacks them
+    (its back-fills), whatever JAX is installed: the report says "pallas-compat serves it"."""
+    from pallas_compat._fills import NAMESPACES
+
+    alias = NAMESPACE_OF.get(module)
+    return frozenset(NAMESPACES[alias][1]()) if alias in NAMESPACES else frozenset()
+
+
+def features_and_moves() -> tuple[Feature, ...]:
+    """Every feature of the table plus each move the release scan proved (old and new name
+    import one object) that no feature owns; read at call time, so a new entry shows at once."""
+    return (*_facts.FEATURES, *_facts.moves())
