@@ -14,21 +14,9 @@ from typing import Any
 
 from pallas_compat._errors import RefusedArgumentError, installed_jax
 from pallas_compat._facade import facade
-from pallas_compat._facts import (
-    FEATURES_BY_KEY,
-    LEGACY_DICT_ALIASES,
-    LEGACY_DICT_KEYS,
-    PARAM_FIELDS,
-)
+from pallas_compat._facts import BACKENDS_BY_KEY, FEATURES_BY_KEY, PARAM_FIELDS, backend_of
 from pallas_compat._resolve import Resolution, resolve
 from pallas_compat._warnings import warn_once
-
-#: Dict key -> the API-facts feature of its dataclass.
-BACKEND_FEATURES: dict[str, str] = {
-    "mosaic": "tpu_compiler_params",
-    "triton": "triton_compiler_params",
-    "mosaic_gpu": "mosaic_gpu_compiler_params",
-}
 
 
 @dataclasses.dataclass(frozen=True, init=False)
@@ -43,7 +31,8 @@ class LegacyCompilerParams:
         object.__setattr__(self, "backend", backend)
         if "dimension_semantics" in fields:
             fields["dimension_semantics"] = plain(fields["dimension_semantics"])
-        object.__setattr__(self, "fields", adapt_fields(backend, fields, LEGACY_DICT_KEYS[backend]))
+        accepted = BACKENDS_BY_KEY[backend].dict_fields
+        object.__setattr__(self, "fields", adapt_fields(backend, fields, accepted))
 
     def as_dict(self) -> dict[str, dict[str, Any]]:
         return {self.backend: dict(self.fields)}
@@ -94,7 +83,7 @@ def params_class(backend: str, old_spelling: str | None = None) -> Any:
     """The CompilerParams class people should call for ``backend`` on this JAX: a facade over
     the native dataclass that drops or refuses unknown fields, or a legacy stand-in. With
     ``old_spelling``, each use warns once that the name is old."""
-    feature = FEATURES_BY_KEY[BACKEND_FEATURES[backend]]
+    feature = FEATURES_BY_KEY[BACKENDS_BY_KEY[backend].feature]
 
     def warn_old(stacklevel: int) -> None:
         if old_spelling is not None:
@@ -103,7 +92,7 @@ def params_class(backend: str, old_spelling: str | None = None) -> Any:
 
     resolved = resolve(feature)
     if resolved.status is Resolution.UNAVAILABLE:
-        if backend not in LEGACY_DICT_KEYS:
+        if not BACKENDS_BY_KEY[backend].dict_fields:
             return None
 
         def legacy(**fields: Any) -> LegacyCompilerParams:
@@ -133,7 +122,7 @@ def has_semantics_enum() -> bool:
 
 def from_dict(params: Mapping[str, Any]) -> dict[str, Any]:
     """``{"mosaic": {...}}`` -> ``{"mosaic": {...}}`` with old key spellings made current."""
-    return {LEGACY_DICT_ALIASES.get(k, k): dict(v) for k, v in params.items()}
+    return {(b.key if (b := backend_of(k)) else k): dict(v) for k, v in params.items()}
 
 
 def normalize(params: Any, *, accepts_dicts: bool) -> Any:
@@ -147,12 +136,12 @@ def normalize(params: Any, *, accepts_dicts: bool) -> Any:
     by_backend = from_dict(params)
     if len(by_backend) == 1:
         ((backend, fields),) = by_backend.items()
-        cls = params_class(backend) if backend in BACKEND_FEATURES else None
+        cls = params_class(backend) if backend in BACKENDS_BY_KEY else None
         if cls is not None:
             warn_once(
                 f"dict-params:{backend}",
                 f'compiler_params={{"{backend}": {{...}}}} is the old dict form; write '
-                f"{FEATURES_BY_KEY[BACKEND_FEATURES[backend]].hint}",
+                f"{FEATURES_BY_KEY[BACKENDS_BY_KEY[backend].feature].hint}",
                 stacklevel=4,
             )
             made = cls(**fields)

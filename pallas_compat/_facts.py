@@ -416,6 +416,11 @@ def moves() -> tuple[Feature, ...]:
     return tuple(found)
 
 
+def backfilled_features() -> tuple[Feature, ...]:
+    """Features whose old callable JAX keeps in a private module after the public name went."""
+    return tuple(f for f in FEATURES if f.backfill is not None)
+
+
 def renames() -> tuple[Feature, ...]:
     """Every feature whose spellings are one API under several names: the table's renamed
     features, then the scan's moves. The shim serves each spelling on every release that has
@@ -481,24 +486,60 @@ PARAM_FIELDS: dict[str, dict[str, FieldRule]] = {
     },
 }
 
-#: The keys the dict-only releases (0.4.30, 0.4.31) read from ``compiler_params[backend]``.
-LEGACY_DICT_KEYS: dict[str, frozenset[str]] = {
-    "mosaic": frozenset(
-        {"dimension_semantics", "vmem_limit_bytes", "flags", "allow_input_fusion", "collective_id"}
+
+@dataclass(frozen=True)
+class Backend:
+    """One lowering backend, under every name old and new code gives it."""
+
+    #: The ``compiler_params`` dict key (``{"mosaic": {...}}``) and ``PARAM_FIELDS`` key.
+    key: str
+    #: Its value of ``pallas_call(backend=...)`` (0.4.35 to 0.9.0.1).
+    call_name: str
+    #: The feature (above) of its ``CompilerParams`` dataclass.
+    feature: str
+    #: Old spellings of the dict key.
+    old_keys: tuple[str, ...] = ()
+    #: The keys the dict-only releases (0.4.30, 0.4.31) read from ``compiler_params[key]``;
+    #: empty for a backend that never had a dict form.
+    dict_fields: frozenset[str] = frozenset()
+    #: What ``pallas_call`` lowers with when no params pick a backend (on a TPU).
+    default: bool = False
+
+
+BACKENDS: tuple[Backend, ...] = (
+    Backend(
+        "mosaic",
+        "mosaic_tpu",
+        "tpu_compiler_params",
+        old_keys=("mosaic_params",),
+        dict_fields=frozenset(
+            {
+                "dimension_semantics",
+                "vmem_limit_bytes",
+                "flags",
+                "allow_input_fusion",
+                "collective_id",
+            }
+        ),
+        default=True,
     ),
-    "triton": frozenset({"num_warps", "num_stages", "serialized_metadata"}),
-}
+    Backend(
+        "triton",
+        "triton",
+        "triton_compiler_params",
+        dict_fields=frozenset({"num_warps", "num_stages", "serialized_metadata"}),
+    ),
+    Backend("mosaic_gpu", "mosaic_gpu", "mosaic_gpu_compiler_params"),
+)
+BACKENDS_BY_KEY: dict[str, Backend] = {b.key: b for b in BACKENDS}
+#: ``pallas_call(backend=...)`` -> the backend whose params pick the same lowering after it went
+#: (the type of ``compiler_params`` chooses the backend).
+CALL_BACKENDS: dict[str, Backend] = {b.call_name: b for b in BACKENDS}
 
-#: Old spellings of the dict keys.
-LEGACY_DICT_ALIASES: dict[str, str] = {"mosaic_params": "mosaic"}
 
-#: ``pallas_call(backend=...)`` (0.4.35 to 0.9.0.1) -> the compiler-params dict key that picks
-#: the same lowering after it went (the type of ``compiler_params`` chooses the backend).
-CALL_BACKENDS: dict[str, str] = {
-    "mosaic_tpu": "mosaic",
-    "triton": "triton",
-    "mosaic_gpu": "mosaic_gpu",
-}
+def backend_of(key: str) -> Backend | None:
+    """The backend a ``compiler_params`` dict key names, old spellings included."""
+    return next((b for b in BACKENDS if key == b.key or key in b.old_keys), None)
 
 
 #: Call forms JAX stopped (or started) accepting, by the text people wrote -> what to write

@@ -11,11 +11,21 @@ import functools
 import importlib
 import inspect
 from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
+from pallas_compat import (
+    _block_spec,
+    _compiler_params,
+    _enum_view,
+    _facade,
+    _interpret,
+    _pallas_call,
+    _tpu_info,
+)
 from pallas_compat._errors import missing
 from pallas_compat._facts import (
+    ALIASES,
+    BACKENDS,
     FEATURES_BY_KEY,
     GPU_LEGACY,
     KEYWORD_RENAMES,
@@ -25,18 +35,15 @@ from pallas_compat._facts import (
     PL,
     TPU,
     TRITON,
+    Backend,
     Feature,
     Location,
+    backfilled_features,
     renames,
 )
 from pallas_compat._namespace import Fill
 from pallas_compat._resolve import Resolution, find, import_optional, native, resolve
 from pallas_compat._warnings import warn_once
-
-
-def shim(module: str) -> ModuleType:
-    """A shim module, imported when the first fill that needs it is built (keeps import cheap)."""
-    return importlib.import_module(f"pallas_compat.{module}")
 
 
 def backfilled(spelling: str, obj: Any, modern: str) -> Any:
@@ -71,7 +78,9 @@ def old_signature(module: str, name: str, key: str) -> Fill:
             state, obj = find(feature.backfill)
             if state == "present":
                 if key in MASKED_ACCESS:
-                    obj = shim("_masked").bounds_safe(obj)
+                    from pallas_compat import _masked  # numpy: on first use only
+
+                    obj = _masked.bounds_safe(obj)
                 return backfilled(spelling, obj, feature.hint)
         raise missing(feature, spelling)
 
@@ -102,7 +111,7 @@ def with_moved_members(feature: Feature, spelling: str, obj: Any) -> Any:
     }
     if not moved or not isinstance(obj, type):
         return obj
-    return shim("_enum_view").enum_view(spelling.rpartition(".")[2], obj, moved)
+    return _enum_view.enum_view(spelling.rpartition(".")[2], obj, moved)
 
 
 def native_or(module: str, name: str, fallback: Callable[[], Any]) -> Fill:
@@ -168,20 +177,42 @@ def renamed_fills(alias: str) -> dict[str, Fill]:
     return fills
 
 
-def params(backend: str, spelling: str, *, old: bool = False) -> Fill:
+def params(backend: Backend, spelling: str, *, old: bool = False) -> Fill:
     def build() -> Any:
-        where = resolve(
-            FEATURES_BY_KEY[shim("_compiler_params").BACKEND_FEATURES[backend]]
-        ).location
+        feature = FEATURES_BY_KEY[backend.feature]
+        where = resolve(feature).location
         renamed = old and (where is None or where.spelling != spelling)
-        cls = shim("_compiler_params").params_class(backend, spelling if renamed else None)
+        cls = _compiler_params.params_class(backend.key, spelling if renamed else None)
         if cls is None:
-            raise missing(
-                FEATURES_BY_KEY[shim("_compiler_params").BACKEND_FEATURES[backend]], spelling
-            )
+            raise missing(feature, spelling)
         return cls
 
     return build
+
+
+def params_fills(alias: str) -> dict[str, Fill]:
+    """Every name of a dict-era backend's CompilerParams class in this namespace (old names
+    warn): the class, or on the dict-only releases a stand-in the shim turns into the dict."""
+    fills: dict[str, Fill] = {}
+    for backend in BACKENDS:
+        feature = FEATURES_BY_KEY[backend.feature]
+        if not backend.dict_fields:
+            continue
+        for loc in feature.locations:
+            if ALIASES.get(loc.module) == alias:
+                fills[loc.attr] = params(backend, loc.spelling, old=loc != feature.modern)
+    return fills
+
+
+def old_signature_fills(alias: str) -> dict[str, Fill]:
+    """Old names whose callable JAX still keeps, same signature, in a private module (the
+    table's ``backfill``): the native name where JAX has it, else that private callable."""
+    return {
+        loc.attr: old_signature(loc.module, loc.attr, feature.key)
+        for feature in backfilled_features()
+        for loc in feature.locations[:1]
+        if NAMESPACE_OF.get(loc.module) == alias
+    }
 
 
 def scratch_grid_spec(**kwargs: Any) -> Any:
@@ -192,43 +223,39 @@ def pl_fills() -> dict[str, Fill]:
     fills: dict[str, Fill] = {
         **renamed_fills("pl"),
         **renamed_keyword_fills("pl"),
-        "pallas_call": lambda: shim("_pallas_call").make_pallas_call(
+        "pallas_call": lambda: _pallas_call.make_pallas_call(
             native(PL, "pallas_call"), scratch_grid_spec
         ),
-        "BlockSpec": lambda: shim("_block_spec").block_spec_class(),
+        "BlockSpec": lambda: _block_spec.block_spec_class(),
         **{
-            name: native_or(PL, name, lambda name=name: getattr(shim("_block_spec"), name))
+            name: native_or(PL, name, lambda name=name: getattr(_block_spec, name))
             for name in ("Unblocked", "unblocked", "blocked", "Element", "Squeezed", "squeezed")
         },
         "CostEstimate": cost_estimate_class,
         "loop": loop_fill,
+        **old_signature_fills("pl"),
     }
-    for key in ("load", "store", "swap", "dot", "max_contiguous"):
-        fills[key] = old_signature(PL, key, key)
-    for op in ("add", "and", "cas", "max", "min", "or", "xchg", "xor"):
-        fills[f"atomic_{op}"] = old_signature(PL, f"atomic_{op}", f"atomic_{op}")
     return fills
 
 
 def tpu_fills() -> dict[str, Fill]:
     return {
         **renamed_fills("pltpu"),
-        "CompilerParams": params("mosaic", "pltpu.CompilerParams"),
-        "TPUCompilerParams": params("mosaic", "pltpu.TPUCompilerParams", old=True),
-        "InterpretParams": lambda: shim("_interpret").tpu_params_class(
+        **params_fills("pltpu"),
+        "InterpretParams": lambda: _interpret.tpu_params_class(
             feature_object("tpu_simulator", "pltpu.InterpretParams")()
         ),
         "reset_tpu_interpret_mode_state": native_or(
-            TPU, "reset_tpu_interpret_mode_state", lambda: shim("_interpret").reset_interpret_state
+            TPU, "reset_tpu_interpret_mode_state", lambda: _interpret.reset_interpret_state
         ),
         "force_tpu_interpret_mode": native_or(
             TPU,
             "force_tpu_interpret_mode",
-            lambda: shim("_interpret").force_tpu_interpret_mode,
+            lambda: _interpret.force_tpu_interpret_mode,
         ),
-        "ChipVersion": lambda: shim("_tpu_info").chip_version_class(),
+        "ChipVersion": lambda: _tpu_info.chip_version_class(),
         "get_tpu_info_for_chip": native_or(
-            TPU, "get_tpu_info_for_chip", lambda: shim("_tpu_info").get_tpu_info_for_chip
+            TPU, "get_tpu_info_for_chip", lambda: _tpu_info.get_tpu_info_for_chip
         ),
         "repeat": native_or(
             TPU,
@@ -287,8 +314,7 @@ def triton_fills() -> dict[str, Fill]:
         **renamed_fills("pltriton"),
         "load": ref_access("load"),
         "store": ref_access("store"),
-        "CompilerParams": params("triton", "pltriton.CompilerParams"),
-        "TritonCompilerParams": params("triton", "pltriton.TritonCompilerParams", old=True),
+        **params_fills("pltriton"),
     }
 
 
@@ -372,7 +398,7 @@ def cost_estimate_class() -> Any:
     native = native_in("pl", "CostEstimate")
     if native is None:
         return CostEstimate
-    return shim("_facade").facade(native, whole_numbers)
+    return _facade.facade(native, whole_numbers)
 
 
 class CostEstimate:

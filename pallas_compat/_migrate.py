@@ -13,6 +13,7 @@ from pallas_compat._block_spec_order import Bindings, block_spec_order, position
 from pallas_compat._cost_analysis import migrate_cost_analysis
 from pallas_compat._facts import (
     ALIASES,
+    BACKENDS_BY_KEY,
     CALL_BACKENDS,
     CALL_FORMS,
     CALL_KEYWORDS,
@@ -24,6 +25,7 @@ from pallas_compat._facts import (
     TRITON,
     Feature,
     Location,
+    backend_of,
     pallas_call_keyword_releases,
     param_field_releases,
     works_in,
@@ -47,11 +49,6 @@ MARKER = "# pallas-compat:"
 TRITON_LOAD = Location(TRITON, "load")
 TRITON_STORE = Location(TRITON, "store")
 TPU_REPEAT = Location(TPU, "repeat")
-PARAMS_FEATURE = {
-    "mosaic": "tpu_compiler_params",
-    "triton": "triton_compiler_params",
-    "mosaic_gpu": "mosaic_gpu_compiler_params",
-}
 DSLICE = frozenset({f"{PL}.dslice", f"{PL}.ds"})
 NEW_MASKED_ACCESS = frozenset({f"{TRITON}.load", f"{TRITON}.store"})
 LOAD_KEYWORDS = frozenset({"mask", "other", "cache_modifier", "eviction_policy", "volatile"})
@@ -427,13 +424,13 @@ class Migrator(cst.CSTTransformer):
         if backend is None or works_in(pallas_call_keyword_releases("backend"), self.target):
             return args
         value = backend.value
-        key = (
+        chosen = (
             CALL_BACKENDS.get(value.evaluated_value)
             if isinstance(value, cst.SimpleString)
             else None
         )
-        new = self.replacement_params(key) if key and key != "mosaic" else None
-        if key is None or (key != "mosaic" and new is None):
+        new = self.replacement_params(chosen.key) if chosen and not chosen.default else None
+        if chosen is None or (not chosen.default and new is None):
             self.mark(
                 f"pallas_call(backend=...) is not taken by JAX {self.target}: {CALL_KEYWORDS['backend']}"
             )
@@ -514,17 +511,17 @@ class Migrator(cst.CSTTransformer):
         if not outer or len(outer) != 1:
             return None
         backend, inner = outer[0]
-        backend = {"mosaic_params": "mosaic"}.get(backend, backend)
-        if backend not in PARAMS_FEATURE or dict_entries(inner) is not None:
+        found = backend_of(backend)
+        if found is None or dict_entries(inner) is not None:
             return None
-        new = self.replacement_params(backend)
+        new = self.replacement_params(found.key)
         if new is None:
             return None
         func = attr(f"{self.alias_for(new.module)}.{new.attr}")
         return cst.Call(func, [cst.Arg(inner, star="**")]), None
 
     def replacement_params(self, backend: str) -> Location | None:
-        return self.replacement(FEATURES_BY_KEY[PARAMS_FEATURE[backend]])
+        return self.replacement(FEATURES_BY_KEY[BACKENDS_BY_KEY[backend].feature])
 
 
 def migrate_module(module: cst.Module, target: str) -> cst.Module:

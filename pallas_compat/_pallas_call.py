@@ -89,8 +89,8 @@ def backend_as_params(kwargs: dict[str, Any]) -> dict[str, Any]:
         raise RefusedArgumentError(
             f"pallas_call(backend={backend!r}): JAX knew {', '.join(map(repr, CALL_BACKENDS))}"
         )
-    key = CALL_BACKENDS[backend]
-    if key != "mosaic" and _compiler_params.params_class(key) is None:
+    chosen = CALL_BACKENDS[backend]
+    if not chosen.default and _compiler_params.params_class(chosen.key) is None:
         raise RefusedArgumentError(
             f"pallas_call(backend={backend!r}): JAX {installed_jax()} has no such backend"
         )
@@ -99,8 +99,8 @@ def backend_as_params(kwargs: dict[str, Any]) -> dict[str, Any]:
         f"pallas_call(backend=...) is not known to JAX {installed_jax()}; pallas-compat passes "
         "the backend's CompilerParams instead, which pick the same lowering",
     )
-    if kwargs.get("compiler_params") is None and key != "mosaic":
-        kwargs["compiler_params"] = {key: {}}
+    if kwargs.get("compiler_params") is None and not chosen.default:
+        kwargs["compiler_params"] = {chosen.key: {}}
     return kwargs
 
 

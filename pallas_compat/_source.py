@@ -34,6 +34,7 @@ from pallas_compat._facts import (
     PL,
     Feature,
     Location,
+    backend_of,
     call_form_releases,
     cost_analysis_index_releases,
     describe,
@@ -205,10 +206,10 @@ def dict_params(call: cst.Call) -> tuple[str, list[tuple[str, cst.BaseExpression
         return None
     backend, inner = outer[0]
     fields = dict_entries(inner)
-    backend = {"mosaic_params": "mosaic"}.get(backend, backend)
-    if fields is None or backend not in ("mosaic", "triton"):
+    found = backend_of(backend)
+    if fields is None or found is None or not found.dict_fields:
         return None
-    return backend, fields
+    return found.key, fields
 
 
 def form_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, form: str) -> Use:

@@ -14,6 +14,7 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
+import pallas_compat
 from pallas_compat import _api, _facts, _source
 from pallas_compat._errors import PallasCompatError
 from pallas_compat._facts import PL, TPU, Feature, Location
@@ -33,6 +34,8 @@ SOURCE = "from jax.experimental.pallas import tpu as pltpu\nspace = pltpu.FAKE_A
 
 def caches() -> None:
     _api.namespace.cache_clear()
+    for name in ("pl", "pltpu", "pltriton", "plmgpu", "plgpu"):  # the package caches them too
+        vars(pallas_compat).pop(name, None)
     _facts.moves.cache_clear()
     _source.drifted_names.cache_clear()
     _source.needles.cache_clear()

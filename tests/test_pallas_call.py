@@ -63,8 +63,8 @@ def test_backend_keyword_becomes_the_backends_params(
 ) -> None:
     """``pallas_call(backend="triton")`` (0.4.35-0.9.0.1) on a pallas_call without it: the
     backend's CompilerParams type picks the same lowering."""
-    from pallas_compat._compiler_params import BACKEND_FEATURES, params_class
-    from pallas_compat._facts import FEATURES_BY_KEY
+    from pallas_compat._compiler_params import params_class
+    from pallas_compat._facts import BACKENDS_BY_KEY, FEATURES_BY_KEY
     from pallas_compat._resolve import resolve
 
     def without_backend(kernel, out_shape, *, compiler_params=None, interpret=False): ...
@@ -79,7 +79,7 @@ def test_backend_keyword_becomes_the_backends_params(
     if params is None:
         assert seen.get("compiler_params") is None
         return
-    native = resolve(FEATURES_BY_KEY[BACKEND_FEATURES[params]]).obj
+    native = resolve(FEATURES_BY_KEY[BACKENDS_BY_KEY[params].feature]).obj
     made = seen["compiler_params"]
     assert isinstance(made, native) if native is not None else made == {params: {}}, made
 
