@@ -537,6 +537,17 @@ BACKENDS_BY_KEY: dict[str, Backend] = {b.key: b for b in BACKENDS}
 CALL_BACKENDS: dict[str, Backend] = {b.call_name: b for b in BACKENDS}
 
 
+def params_class_names() -> frozenset[str]:
+    """Every name the CompilerParams class of a dict-era backend had (``TPUCompilerParams``,
+    ``CompilerParams``, ...): old code passes it dict-era fields."""
+    return frozenset(
+        loc.attr
+        for backend in BACKENDS
+        if backend.dict_fields
+        for loc in FEATURES_BY_KEY[backend.feature].locations
+    )
+
+
 def backend_of(key: str) -> Backend | None:
     """The backend a ``compiler_params`` dict key names, old spellings included."""
     return next((b for b in BACKENDS if key == b.key or key in b.old_keys), None)

@@ -47,3 +47,15 @@ class Namespace(types.ModuleType):
         native = self.__dict__["__wrapped__"]
         target = native.__name__ if native is not None else "nothing on this JAX"
         return f"<pallas_compat namespace {self.__name__!r} over {target}>"
+
+
+def wrapped(space: Namespace) -> types.ModuleType | None:
+    """The native Pallas module behind ``space`` (None where this JAX lacks it)."""
+    native: types.ModuleType | None = space.__dict__["__wrapped__"]
+    return native
+
+
+def fills_of(space: Namespace) -> Mapping[str, Fill]:
+    """The fills of ``space``, by name, unbuilt: what ``patch()`` installs."""
+    fills: Mapping[str, Fill] = space.__dict__["_fills"]
+    return types.MappingProxyType(dict(fills))

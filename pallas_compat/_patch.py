@@ -10,23 +10,23 @@ from typing import Any
 
 from pallas_compat import _resolve
 from pallas_compat._errors import PallasCompatError
-from pallas_compat._facts import KEYWORD_RENAMES, PL, TRITON
+from pallas_compat._facts import GPU_LEGACY, KEYWORD_RENAMES, PL, TRITON, params_class_names
+from pallas_compat._namespace import fills_of, wrapped
 
-#: Fills that replace a name JAX has, because they accept more call forms than JAX does.
+#: Fills that replace a name JAX has, because they accept more call forms than JAX does: the
+#: call, the spec and estimate classes, every name of a dict-era backend's params class (they
+#: take dict-era fields) and the functions whose keywords JAX renamed.
 ADAPTERS = frozenset(
     {
         "pallas_call",
         "BlockSpec",
         "CostEstimate",
-        "CompilerParams",
-        "TPUCompilerParams",
-        "TritonCompilerParams",
+        *params_class_names(),
         *(name for _, name in KEYWORD_RENAMES),
     }
 )
 
-_ABSENT = _resolve._MISSING
-#: (module, attribute, previous value or _ABSENT), in the order they were installed.
+#: (module, attribute, what JAX had there), in the order they were installed.
 _installed: list[tuple[types.ModuleType, str, Any]] = []
 _added_modules: list[str] = []
 
@@ -54,10 +54,10 @@ def install_all() -> None:
 
     for alias in ("pl", "pltpu", "pltriton"):
         space = namespace(alias)
-        target = space.__dict__["__wrapped__"]
+        target = wrapped(space)
         if target is None:
             continue
-        for name in space.__dict__["_fills"]:
+        for name in fills_of(space):
             if name not in ADAPTERS and name in vars(target):
                 continue
             try:
@@ -67,7 +67,7 @@ def install_all() -> None:
             install(target, name, value)
     install_cost_analysis()
     triton = namespace("pltriton")
-    for module_name in (TRITON, f"{PL}.gpu"):
+    for module_name in (TRITON, GPU_LEGACY):
         if module_name not in sys.modules and not _importable(module_name):
             sys.modules[module_name] = triton
             _added_modules.append(module_name)
@@ -103,21 +103,14 @@ def install_cost_analysis() -> None:
 
 
 def install(module: types.ModuleType, name: str, value: Any) -> None:
-    previous = vars(module).get(name, _ABSENT)
-    _installed.append((module, name, previous))
-    _resolve.shadowed[(module.__name__, name)] = previous
-    setattr(module, name, value)
+    _installed.append((module, name, _resolve.shadow(module, name, value)))
 
 
 def unpatch() -> None:
     """Undo ``patch()`` exactly: every attribute and ``sys.modules`` entry as it was."""
     while _installed:
         module, name, previous = _installed.pop()
-        _resolve.shadowed.pop((module.__name__, name), None)
-        if previous is _ABSENT:
-            delattr(module, name)
-        else:
-            setattr(module, name, previous)
+        _resolve.unshadow(module, name, previous)
     while _added_modules:
         sys.modules.pop(_added_modules.pop(), None)
 

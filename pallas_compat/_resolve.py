@@ -47,8 +47,26 @@ class Resolved:
 _MISSING = object()
 
 #: (module, attr) -> what JAX had there before ``patch()`` (``_MISSING`` when nothing): lookups
-#: see JAX as it is, not as patched.
-shadowed: dict[tuple[str, str], Any] = {}
+#: see JAX as it is, not as patched. Changed only through ``shadow`` and ``unshadow``.
+_shadowed: dict[tuple[str, str], Any] = {}
+
+
+def shadow(module: ModuleType, name: str, value: Any) -> Any:
+    """Set ``module.name = value`` (``patch()``), remembering what JAX had there, so that the
+    shim still resolves JAX's own object. Returns that previous value, for ``unshadow``."""
+    previous = vars(module).get(name, _MISSING)
+    _shadowed[(module.__name__, name)] = previous
+    setattr(module, name, value)
+    return previous
+
+
+def unshadow(module: ModuleType, name: str, previous: Any) -> None:
+    """Put back what ``shadow`` replaced (deleting the attribute where JAX had none)."""
+    _shadowed.pop((module.__name__, name), None)
+    if previous is _MISSING:
+        delattr(module, name)
+    else:
+        setattr(module, name, previous)
 
 
 def import_optional(module: str) -> ModuleType | None:
@@ -75,8 +93,8 @@ def find(loc: Location) -> tuple[str, Any]:
     if entry is not None:
         return ("removed", _MISSING) if entry[1] is None else ("deprecated", entry[1])
     namespace = vars(module)
-    if (loc.module, loc.attr) in shadowed:
-        original = shadowed[(loc.module, loc.attr)]
+    if (loc.module, loc.attr) in _shadowed:
+        original = _shadowed[(loc.module, loc.attr)]
         return ("absent", _MISSING) if original is _MISSING else ("present", original)
     if loc.attr in namespace:
         return "present", namespace[loc.attr]

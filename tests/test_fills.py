@@ -9,6 +9,7 @@ import pytest
 from pallas_compat import _api, _fills
 from pallas_compat._errors import PallasCompatError
 from pallas_compat._facts import NAMESPACE_OF, PL, Location, renames
+from pallas_compat._namespace import fills_of
 from pallas_compat._resolve import find
 from pallas_compat._warnings import PallasCompatDeprecationWarning, forget_warnings
 
@@ -23,7 +24,7 @@ def spellings() -> list[tuple[str, str, str]]:
             alias = NAMESPACE_OF.get(loc.module)
             if loc.private or alias is None:
                 continue
-            fill = _api.namespace(alias).__dict__["_fills"].get(loc.attr)
+            fill = fills_of(_api.namespace(alias)).get(loc.attr)
             if fill is not None and fill.__qualname__.startswith("renamed_fills."):
                 found.append((feature.title, alias, loc.attr))
     return sorted(set(found))
