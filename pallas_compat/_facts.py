@@ -7,6 +7,7 @@ may live, **oldest to newest**; the last place is the modern spelling.
 
 from __future__ import annotations
 
+import enum
 import functools
 import json
 from dataclasses import dataclass
@@ -52,6 +53,12 @@ def describe(spans: list[list[str]]) -> str:
 
 
 #: The aliases people (and the chapter) use for each Pallas module.
+#: The Pallas modules people import, old and new: the release scan reads each one's names.
+PUBLIC_MODULES: tuple[str, ...] = (PL, TPU, TRITON, GPU_LEGACY, MOSAIC_GPU)
+#: What the probes inventory on every release: the public modules plus the smaller public
+#: ones (and any other non-underscore submodule the release ships, found at run time).
+INVENTORIED_MODULES: tuple[str, ...] = (*PUBLIC_MODULES, f"{PL}.tpu_sc", f"{PL}.fuser", f"{PL}.ops")
+
 ALIASES: dict[str, str] = {
     PL: "pl",
     TPU: "pltpu",
@@ -128,6 +135,21 @@ class Feature:
             return None
         first = min(firsts, key=Version)
         return None if first == scanned_releases()[0] else first
+
+
+#: The features the report's summary gives a column each (feature key -> column heading).
+HEADLINE_FEATURES: dict[str, str] = {
+    "load": "masked load",
+    "tpu_compiler_params": "TPU compiler params",
+    "tpu_simulator": "TPU simulator",
+}
+#: The forms ``interpret=`` takes: the behaviour probe that passes each, and the feature whose
+#: object it passes (None: ``interpret=True``).
+INTERPRET_FORMS: tuple[tuple[str, str | None], ...] = (
+    ("interpret_true", None),
+    ("interpret_tpu_params", "tpu_simulator"),
+    ("interpret_gpu_params", "gpu_simulator"),
+)
 
 
 #: Features whose old calls ``migrate`` rewrites into other code (not a rename): ``pl.load``
@@ -553,16 +575,30 @@ def backend_of(key: str) -> Backend | None:
     return next((b for b in BACKENDS if key == b.key or key in b.old_keys), None)
 
 
-#: Call forms JAX stopped (or started) accepting, by the text people wrote -> what to write
-#: instead; the releases that accept each are in ``release_ranges.json``.
-CALL_FORMS: dict[str, str] = {
-    "BlockSpec(index_map, block_shape)": "pl.BlockSpec(block_shape, index_map)",
-    "pallas_call(f=...)": "pl.pallas_call(kernel, ...)",
-    'compiler_params={"mosaic": {...}}': "compiler_params=pltpu.CompilerParams(...)",
-    "jax.experimental.pallas.gpu": "jax.experimental.pallas.triton",
+class CallForm(str, enum.Enum):
+    """A call form JAX stopped (or started) accepting; the value is the text people wrote,
+    and the key of its releases in ``release_ranges.json``."""
+
+    BLOCK_SPEC_ORDER = "BlockSpec(index_map, block_shape)"
+    F_KEYWORD = "pallas_call(f=...)"
+    DICT_PARAMS = 'compiler_params={"mosaic": {...}}'
+    GPU_MODULE = GPU_LEGACY
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+#: What to write instead of each call form.
+CALL_FORMS: dict[CallForm, str] = {
+    CallForm.BLOCK_SPEC_ORDER: "pl.BlockSpec(block_shape, index_map)",
+    CallForm.F_KEYWORD: "pl.pallas_call(kernel, ...)",
+    CallForm.DICT_PARAMS: "compiler_params=pltpu.CompilerParams(...)",
+    CallForm.GPU_MODULE: TRITON,
 }
-#: The four forms by name (the keys above, in order).
-BLOCK_SPEC_ORDER, F_KEYWORD, DICT_PARAMS, GPU_MODULE = CALL_FORMS
+BLOCK_SPEC_ORDER = CallForm.BLOCK_SPEC_ORDER
+F_KEYWORD = CallForm.F_KEYWORD
+DICT_PARAMS = CallForm.DICT_PARAMS
+GPU_MODULE = CallForm.GPU_MODULE
 
 
 #: What to write for a ``pallas_call`` keyword that some release lacks (the releases of each

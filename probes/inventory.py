@@ -17,26 +17,15 @@ import warnings
 from types import ModuleType
 from typing import Any
 
-from pallas_compat.facts import PL, deprecation_table, watched_names
+from pallas_compat.facts import INVENTORIED_MODULES, PL, deprecation_table, watched_names
 from probes._observe import error_record, py_repr
 from probes._registry import Probe
 
+
 #: Always inventoried, even on releases where they do not exist (then: does not import).
-BASE_MODULES = (
-    PL,
-    f"{PL}.tpu",
-    f"{PL}.triton",
-    f"{PL}.gpu",
-    f"{PL}.mosaic_gpu",
-    f"{PL}.tpu_sc",
-    f"{PL}.fuser",
-    f"{PL}.ops",
-)
-
-
 def discover_modules() -> list[str]:
     """The base list plus any other public submodule the installed Pallas ships."""
-    found = set(BASE_MODULES)
+    found = set(INVENTORIED_MODULES)
     try:
         package = importlib.import_module(PL)
         found.update(

@@ -24,6 +24,7 @@ from pallas_compat.facts import (
     GPU_LEGACY,
     TRITON,
     WRITE_INSTEAD,
+    CallForm,
     Feature,
     Location,
     call_form_releases,
@@ -349,8 +350,8 @@ def behaviour_words(key: str, a: Any, b: Any, new: str) -> list[Change]:
 
 #: Behaviour probes whose break a known spelling fixes (the call form or feature it tries).
 BEHAVIOUR_FIXES = {
-    "dict_compiler_params": CALL_FORMS['compiler_params={"mosaic": {...}}'],
-    "blockspec_argument_order": CALL_FORMS["BlockSpec(index_map, block_shape)"],
+    "dict_compiler_params": CALL_FORMS[CallForm.DICT_PARAMS],
+    "blockspec_argument_order": CALL_FORMS[CallForm.BLOCK_SPEC_ORDER],
     "old_load_store_kernel": "x_ref[idx] / x_ref[idx] = v; masked: pltriton.load / pltpu.load",
     "cpu_without_interpret": "pl.pallas_call(..., interpret=True) on a CPU",
 }

@@ -13,6 +13,8 @@ from pallas_compat.facts import (
     CALL_KEYWORDS,
     COST_ANALYSIS_HINT,
     COST_ANALYSIS_INDEX,
+    HEADLINE_FEATURES,
+    INTERPRET_FORMS,
     PL,
     call_form_releases,
     cost_analysis_index_releases,
@@ -52,11 +54,7 @@ def absent_module(record: dict[str, Any], module: str) -> bool:
 def interpret_cell(snap: Snapshot) -> Cell:
     """What ``interpret=`` took on this release, named as the release spells it."""
     accepted = []
-    for key, feature in (
-        ("interpret_true", None),
-        ("interpret_tpu_params", "tpu_simulator"),
-        ("interpret_gpu_params", "gpu_simulator"),
-    ):
+    for key, feature in INTERPRET_FORMS:
         if snap.data["behaviours"].get(key, {}).get("outcome") != "returned":
             continue
         record = snap.data["features"].get(feature, {}) if feature else {}
@@ -99,9 +97,7 @@ def summary(snapshots: list[Snapshot]) -> Section:
         rows.append(
             [
                 Cell(snap.release, anchor=f"release-{snap.release}"),
-                feature_cell(snap, "load"),
-                feature_cell(snap, "tpu_compiler_params"),
-                feature_cell(snap, "tpu_simulator"),
+                *(feature_cell(snap, key) for key in HEADLINE_FEATURES),
                 Cell(f"BlockSpec({first}, ...)", "good" if first == "block_shape" else "warn"),
                 interpret_cell(snap),
                 ad_cell(snap),
@@ -122,9 +118,7 @@ def summary(snapshots: list[Snapshot]) -> Section:
         )
     headers = [
         "JAX",
-        "masked load",
-        "TPU compiler params",
-        "TPU simulator",
+        *HEADLINE_FEATURES.values(),
         "BlockSpec order",
         "interpret= accepts",
         "pallas_call AD rules",

@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "pallas_compat" / "release_ranges.json"
 sys.path.insert(0, str(REPO))
 
-from pallas_compat.facts import ALIASES, FEATURES  # noqa: E402
+from pallas_compat.facts import ALIASES, FEATURES, PUBLIC_MODULES  # noqa: E402
 
 
 def releases(oldest: Version) -> list[str]:
@@ -81,16 +81,7 @@ def module_file(root: Path, module: str) -> Path | None:
 
 
 #: The public Pallas modules whose every name is tracked across releases.
-PUBLIC_MODULES = (
-    "jax.experimental.pallas",
-    "jax.experimental.pallas.tpu",
-    "jax.experimental.pallas.triton",
-    "jax.experimental.pallas.gpu",
-    "jax.experimental.pallas.mosaic_gpu",
-)
-
-
-MOVED = re.compile(r"[Uu]se (pl|pltpu|pltriton|plgpu)\.(\w+) instead")
+MOVED = re.compile(rf"[Uu]se ({'|'.join(ALIASES.values())})\.(\w+) instead")
 MODULE_OF_ALIAS = {alias: module for module, alias in ALIASES.items()}
 
 
