@@ -12,10 +12,9 @@ from pallas_compat._env import keep_libtpu_offline
 
 keep_libtpu_offline()
 
-import importlib  # noqa: E402
 from typing import TYPE_CHECKING, Any  # noqa: E402
 
-from pallas_compat._api import namespace  # noqa: E402
+from pallas_compat._api import enable_x64, namespace  # noqa: E402
 from pallas_compat._errors import (  # noqa: E402
     MissingFeatureError,
     PallasCompatError,
@@ -23,22 +22,25 @@ from pallas_compat._errors import (  # noqa: E402
     UnsupportedFeatureError,
 )
 from pallas_compat._facts import FEATURES, FEATURES_BY_KEY, Feature, Location  # noqa: E402
+from pallas_compat._interpret import (  # noqa: E402
+    InterpretMode,
+    interpret,
+    reset_interpret_state,
+)
+from pallas_compat._lower import lower  # noqa: E402
+from pallas_compat._patch import patch, unpatch  # noqa: E402
 from pallas_compat._resolve import Resolution, Resolved, resolve, resolve_all  # noqa: E402
+from pallas_compat._tpu_info import tpu_info  # noqa: E402
 from pallas_compat._warnings import PallasCompatDeprecationWarning  # noqa: E402
 
 if TYPE_CHECKING:
-    from pallas_compat._api import enable_x64
-    from pallas_compat._interpret import InterpretMode, interpret, reset_interpret_state
-    from pallas_compat._lower import lower
-    from pallas_compat._namespace import Namespace
-    from pallas_compat._patch import patch, unpatch
-    from pallas_compat._tpu_info import tpu_info
-
-    pl: Namespace
-    pltpu: Namespace
-    pltriton: Namespace
-    plmgpu: Namespace
-    plgpu: Namespace
+    # Type checkers see JAX's own modules, so that ``pl.BlockSpec`` and the rest are known;
+    # the namespaces add only old names (which warn) on top of them.
+    from jax.experimental import pallas as pl
+    from jax.experimental.pallas import mosaic_gpu as plgpu
+    from jax.experimental.pallas import mosaic_gpu as plmgpu
+    from jax.experimental.pallas import tpu as pltpu
+    from jax.experimental.pallas import triton as pltriton
 
 __version__ = "0.1.0"
 
@@ -83,33 +85,17 @@ _NAMESPACES = {
 }
 
 
-#: Helpers imported on first use, so that ``import pallas_compat`` stays cheap.
-_HELPERS = {
-    "enable_x64": "_api",
-    "InterpretMode": "_interpret",
-    "interpret": "_interpret",
-    "reset_interpret_state": "_interpret",
-    "lower": "_lower",
-    "patch": "_patch",
-    "unpatch": "_patch",
-    "tpu_info": "_tpu_info",
-}
-
-
 def __getattr__(name: str) -> Any:
     """The namespaces import their JAX module on first use (``pltpu`` alone costs ~0.8 s)."""
-    if name in _NAMESPACES:
-        value = namespace(_NAMESPACES[name])
-    elif name in _HELPERS:
-        value = getattr(importlib.import_module(f"pallas_compat.{_HELPERS[name]}"), name)
-    else:
+    if name not in _NAMESPACES:
         raise AttributeError(f"module 'pallas_compat' has no attribute {name!r}")
+    value = namespace(_NAMESPACES[name])
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_NAMESPACES) | set(_HELPERS))
+    return sorted(set(globals()) | set(_NAMESPACES))
 
 
 def features() -> dict[str, dict[str, object]]:

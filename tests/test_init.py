@@ -67,3 +67,38 @@ def test_features_records_are_plain_data() -> None:
         "resolves_to": "pl.pallas_call",
         "modern": "pl.pallas_call",
     }
+
+
+def test_type_checkers_see_the_modules_the_namespaces_wrap() -> None:
+    """The ``TYPE_CHECKING`` imports name, for each namespace, the first JAX module it wraps."""
+    import ast
+    from pathlib import Path
+
+    from pallas_compat._fills import NAMESPACES
+
+    tree = ast.parse(Path(pallas_compat.__file__).read_text())
+    block = next(
+        node
+        for node in tree.body
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+    )
+    seen = {
+        alias.asname: f"{node.module}.{alias.name}"
+        if node.module != "jax.experimental"
+        else f"jax.experimental.{alias.name}"
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
+    wrapped = {name: NAMESPACES[target][0][0] for name, target in pallas_compat._NAMESPACES.items()}
+    assert seen == wrapped
+
+
+def test_import_stays_light() -> None:
+    """``import pallas_compat`` imports neither JAX nor NumPy: the namespaces do, on first use."""
+    import subprocess
+    import sys
+
+    code = "import sys, pallas_compat; print(sorted({'jax', 'numpy', 'libcst'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
