@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import enum
 import json
 import logging
 import re
@@ -29,10 +30,15 @@ __all__ = [
     "KERNELS_SCHEMA",
     "SNAPSHOT_SCHEMA",
     "TRACEBACK",
+    "CallOutcome",
+    "CorpusStatus",
+    "KernelStatus",
     "Matrix",
     "MatrixError",
     "Parser",
+    "ProbeStatus",
     "UsageError",
+    "Word",
     "clip",
     "load_matrix",
     "normalize",
@@ -51,6 +57,56 @@ __all__ = [
 SNAPSHOT_SCHEMA = "pallas-compat/snapshot/1"
 KERNELS_SCHEMA = "pallas-compat/kernels/1"
 CORPUS_SCHEMA = "pallas-compat/corpus/1"
+
+
+# -- status words -----------------------------------------------------------------------------
+
+
+class Word(str, enum.Enum):
+    """A status word: its value is what the results files and the report say."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class KernelStatus(Word):
+    """How one chapter kernel ended under one mode (``reports/kernels``)."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    UNAVAILABLE = "unavailable"
+    NOT_APPLICABLE = "n/a"
+    #: A wrong kernel whose bug the mode shows (a wrong result or an error) ...
+    CAUGHT = "caught"
+    #: ... or hides (it passes).
+    MISSED = "missed"
+
+
+class CorpusStatus(Word):
+    """How one of JAX's own kernels ran on a release by one route (``reports/corpus``)."""
+
+    WORKS = "works"
+    WRONG = "wrong"
+    ERROR = "error"
+    #: The old kernel needs a non-Pallas JAX module the release lacks: not counted.
+    DEPENDENCY = "dependency"
+
+
+class CallOutcome(Word):
+    """What one observed call did (the probes' records)."""
+
+    RETURNED = "returned"
+    RAISED = "raised"
+
+
+class ProbeStatus(Word):
+    """How one probe ended (the snapshot's summary)."""
+
+    OK = "ok"
+    ERROR = "error"
+    CRASHED = "crashed"
+    TIMEOUT = "timeout"
 
 
 # -- command lines ---------------------------------------------------------------------------

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from common import KernelStatus
+
 #: Builds the function under test for one ``interpret=`` value; it takes the case's inputs.
 Build = Callable[[Any], Callable[..., Any]]
 
@@ -64,8 +66,8 @@ class Case(Kernel):
 class WrongCase(Kernel):
     """One of the chapter's wrong kernels and how each mode is expected to show the bug."""
 
-    #: mode -> "caught" (wrong result or an error) or "missed" (the bug hides), per the chapter.
-    chapter_says: dict[str, str] = field(default_factory=dict)
+    #: mode -> CAUGHT (a wrong result or an error) or MISSED (the bug hides), per the chapter.
+    chapter_says: dict[str, KernelStatus] = field(default_factory=dict)
 
 
 CASES: dict[str, Case] = {}
@@ -101,7 +103,7 @@ def wrong(
     *,
     inputs: Callable[[np.random.Generator], tuple[Any, ...]],
     reference: Callable[..., Any],
-    chapter_says: dict[str, str],
+    chapter_says: dict[str, KernelStatus],
     tolerance: Tolerance = EXACTISH,
 ) -> Callable[[Build], Build]:
     def register(build: Build) -> Build:

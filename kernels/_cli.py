@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from common import Parser, UsageError, run_cli, unwritable, write_or_keep
+from common import KernelStatus, Parser, UsageError, run_cli, unwritable, write_or_keep
 from kernels._modes import DEFAULT_MODES, Mode
 
 PROG = "python -m kernels"
@@ -80,5 +80,5 @@ def _main(argv: Sequence[str]) -> int:
         timings = json.dumps({"created": created, "seconds": seconds}, indent=1, sort_keys=True)
         if not write_or_keep(args.timings, timings + "\n", PROG):
             return 1
-    bad = [r for r in results["results"] if r["status"] in ("fail", "error")]
+    bad = [r for r in results["results"] if r["status"] in (KernelStatus.FAIL, KernelStatus.ERROR)]
     return 1 if bad else 0

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 import pallas_compat
-from common import one_line_error, quiet_callback_logs, reset_simulator
+from common import KernelStatus, one_line_error, quiet_callback_logs, reset_simulator
 from kernels import _compile
 from kernels._case import CASES, WRONG, Case, Kernel, WrongCase
 from kernels._error_bound import error_bound
@@ -62,7 +62,7 @@ def execute(case: Kernel, mode: Mode) -> dict[str, Any]:
     try:
         interpret = interpret_value(mode)
     except pallas_compat.PallasCompatError as exc:
-        return {"status": "unavailable", "detail": str(exc)}
+        return {"status": KernelStatus.UNAVAILABLE, "detail": str(exc)}
     import jax
 
     inputs = case.inputs(case.rng())
@@ -75,16 +75,22 @@ def execute(case: Kernel, mode: Mode) -> dict[str, Any]:
         with quiet_callback_logs():
             out = jax.block_until_ready(build(interpret)(*inputs))
     except pallas_compat.PallasCompatError as exc:  # the shim's documented "not on this JAX"
-        return {"status": "unavailable", "detail": str(exc)}
+        return {"status": KernelStatus.UNAVAILABLE, "detail": str(exc)}
     except Exception as exc:
         if mode is Mode.TPU_SIM:
             reset_simulator()
         reason = limitation(exc)
         if reason is not None:
-            return {"status": "unavailable", "detail": f"{reason}: {one_line_error(exc)}"}
-        return {"status": "error", "detail": one_line_error(exc)}
+            return {
+                "status": KernelStatus.UNAVAILABLE,
+                "detail": f"{reason}: {one_line_error(exc)}",
+            }
+        return {"status": KernelStatus.ERROR, "detail": one_line_error(exc)}
     ok, err = compare(case, out, inputs)
-    return {"status": "pass" if ok else "fail", "error_bound": error_bound(err)}
+    return {
+        "status": KernelStatus.PASS if ok else KernelStatus.FAIL,
+        "error_bound": error_bound(err),
+    }
 
 
 def lower(case: Kernel, expected: bool | str) -> dict[str, Any]:
@@ -100,7 +106,7 @@ def lower(case: Kernel, expected: bool | str) -> dict[str, Any]:
     except Exception as exc:
         refused = expected is not True
         return {
-            "status": "pass" if refused else "fail",
+            "status": KernelStatus.PASS if refused else KernelStatus.FAIL,
             "detail": (f"refused as predicted ({expected}): " if refused else "")
             + one_line_error(exc),
             "as_chapter_says": refused,
@@ -110,7 +116,7 @@ def lower(case: Kernel, expected: bool | str) -> dict[str, Any]:
     if expected is not True:
         detail += f"; lowered although JAX 0.12 refuses it ({expected})"
     return {
-        "status": "pass" if calls else "fail",
+        "status": KernelStatus.PASS if calls else KernelStatus.FAIL,
         "detail": detail,
         "as_chapter_says": expected is True,
     }
@@ -121,9 +127,12 @@ def tpu_compile(case: Case) -> dict[str, Any]:
     hardware table predicts (all fit, unless the case says otherwise)."""
     missing = _compile.libtpu_missing()
     if missing:
-        return {"status": "unavailable", "detail": missing}
+        return {"status": KernelStatus.UNAVAILABLE, "detail": missing}
     if case.lowers is not True:
-        return {"status": "n/a", "detail": f"does not lower for TPU: {case.lowers}"}
+        return {
+            "status": KernelStatus.NOT_APPLICABLE,
+            "detail": f"does not lower for TPU: {case.lowers}",
+        }
     inputs = case.inputs(case.rng())
     chips = {}
     for chip in _compile.TOPOLOGIES:
@@ -131,27 +140,36 @@ def tpu_compile(case: Case) -> dict[str, Any]:
         chips[chip] = "fits" if problem is None else f"does not fit: {problem}"
     predicted = case.fits or {chip: True for chip in chips}
     agree = all((chips[c] == "fits") == predicted.get(c, True) for c in chips)
-    return {"status": "pass" if agree else "fail", "chips": chips}
+    return {"status": KernelStatus.PASS if agree else KernelStatus.FAIL, "chips": chips}
 
 
 def gpu_lower(case: Case) -> dict[str, Any]:
     if not case.gpu:
-        return {"status": "n/a", "detail": "a TPU-shaped kernel; gpu_lower runs the GPU variants"}
+        return {
+            "status": KernelStatus.NOT_APPLICABLE,
+            "detail": "a TPU-shaped kernel; gpu_lower runs the GPU variants",
+        }
     inputs = case.inputs(case.rng())
     try:
         text = _compile.gpu_lower(case.build(False, triton=True), inputs)
     except Exception as exc:
         reason = limitation(exc)
         if reason is not None:
-            return {"status": "unavailable", "detail": f"{reason}: {one_line_error(exc)}"}
-        return {"status": "fail", "detail": one_line_error(exc)}
+            return {
+                "status": KernelStatus.UNAVAILABLE,
+                "detail": f"{reason}: {one_line_error(exc)}",
+            }
+        return {"status": KernelStatus.FAIL, "detail": one_line_error(exc)}
     calls = [w for w in ("__gpu$xla.gpu.triton", "mosaic_gpu") if w in text]
-    return {"status": "pass" if calls else "fail", "detail": ", ".join(calls) or "no GPU kernel"}
+    return {
+        "status": KernelStatus.PASS if calls else KernelStatus.FAIL,
+        "detail": ", ".join(calls) or "no GPU kernel",
+    }
 
 
 def run_case(case: Case, mode: Mode) -> dict[str, Any]:
     if mode.value in case.skip_modes:
-        return {"status": "n/a", "detail": case.skip_modes[mode.value]}
+        return {"status": KernelStatus.NOT_APPLICABLE, "detail": case.skip_modes[mode.value]}
     if mode is Mode.TPU_LOWER:
         return lower(case, case.lowers)
     if mode is Mode.TPU_COMPILE:
@@ -160,7 +178,7 @@ def run_case(case: Case, mode: Mode) -> dict[str, Any]:
         return gpu_lower(case)
     if mode is Mode.GPU and not case.gpu:
         return {
-            "status": "n/a",
+            "status": KernelStatus.NOT_APPLICABLE,
             "detail": "a TPU-shaped kernel; the gpu mode runs the GPU variants",
         }
     return execute(case, mode)
@@ -169,17 +187,20 @@ def run_case(case: Case, mode: Mode) -> dict[str, Any]:
 def run_wrong(case: WrongCase, mode: Mode) -> dict[str, Any]:
     """Does this mode catch the bug? caught = a wrong result or an error; missed = passes."""
     if mode in (Mode.TPU_COMPILE, Mode.GPU_LOWER, Mode.GPU):
-        return {"status": "n/a", "detail": "the wrong kernels are checked by the default modes"}
+        return {
+            "status": KernelStatus.NOT_APPLICABLE,
+            "detail": "the wrong kernels are checked by the default modes",
+        }
     if mode is Mode.TPU_LOWER:
         result = lower(case, True)
         result.pop("as_chapter_says")
-        caught = result["status"] != "pass"
+        caught = result["status"] != KernelStatus.PASS
     else:
         result = execute(case, mode)
-        if result["status"] == "unavailable":
+        if result["status"] == KernelStatus.UNAVAILABLE:
             return {**result, "expected": case.chapter_says.get(mode.value)}
-        caught = result["status"] in ("fail", "error")
-    observed = "caught" if caught else "missed"
+        caught = result["status"] in (KernelStatus.FAIL, KernelStatus.ERROR)
+    observed = KernelStatus.CAUGHT if caught else KernelStatus.MISSED
     expected = case.chapter_says.get(mode.value)
     return {
         **result,
@@ -209,7 +230,7 @@ def run(
                     result = run_case(case, mode)
             except Exception as exc:  # a bug in the harness itself: recorded, never fatal
                 result = {
-                    "status": "error",
+                    "status": KernelStatus.ERROR,
                     "detail": one_line_error(exc),
                     "trace": traceback.format_exc(limit=3),
                 }

@@ -7,6 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from common import KernelStatus
 from kernels._case import MATMUL, f64, normal, wrong
 from kernels.advanced import (
     EPS,
@@ -25,7 +26,7 @@ from kernels.advanced import (
 from kernels.basics import double_kernel, sds
 from pallas_compat import pl
 
-BOTH = {"interpret": "caught", "tpu_sim": "caught"}
+BOTH = {"interpret": KernelStatus.CAUGHT, "tpu_sim": KernelStatus.CAUGHT}
 
 
 def mm_call(kernel, interpret):
@@ -57,7 +58,11 @@ def mm_kernel_pyif(a_ref, b_ref, o_ref):
     inputs=mm_inputs,
     reference=mm_ref,
     tolerance=MATMUL,
-    chapter_says={"interpret": "caught", "tpu_sim": "caught", "tpu_lower": "caught"},
+    chapter_says={
+        "interpret": KernelStatus.CAUGHT,
+        "tpu_sim": KernelStatus.CAUGHT,
+        "tpu_lower": KernelStatus.CAUGHT,
+    },
 )
 def python_if(interpret):
     return mm_call(mm_kernel_pyif, interpret)
@@ -90,7 +95,7 @@ def softmax_kernel_naive(x_ref, o_ref):
     inputs=lambda r: (normal(r, 50, 256, scale=3.0) + np.float32(100.0),),
     reference=softmax_ref,
     tolerance=SOFTMAX,
-    chapter_says={"interpret": "caught"},
+    chapter_says={"interpret": KernelStatus.CAUGHT},
 )
 def softmax_without_max(interpret):
     return lambda x: row_call(softmax_kernel_naive, x, interpret=interpret)
@@ -113,7 +118,7 @@ def layernorm_kernel_onepass(x_ref, g_ref, b_ref, o_ref):
     ),
     reference=layernorm_ref,
     tolerance=LAYERNORM,
-    chapter_says={"interpret": "caught"},
+    chapter_says={"interpret": KernelStatus.CAUGHT},
 )
 def one_pass_variance(interpret):
     return lambda x, g, b: row_call(layernorm_kernel_onepass, x, g, b, interpret=interpret)
@@ -125,7 +130,7 @@ def one_pass_variance(interpret):
     inputs=masked_inputs,
     reference=mm_ref,
     tolerance=MATMUL,
-    chapter_says={"interpret": "caught"},  # out-of-bounds reads are NaN there
+    chapter_says={"interpret": KernelStatus.CAUGHT},  # out-of-bounds reads are NaN there
 )
 def unmasked_k(interpret):
     return lambda a, b: matmul_masked(a, b, interpret=interpret, mask=False)
@@ -137,7 +142,10 @@ def unmasked_k(interpret):
     inputs=lambda r: (normal(r, 96, 300),),
     reference=lambda x: f64(x).sum(1),
     tolerance=ROWSUM,
-    chapter_says={"interpret": "missed", "tpu_sim": "caught"},  # "right by luck" / Revisited block
+    chapter_says={
+        "interpret": KernelStatus.MISSED,
+        "tpu_sim": KernelStatus.CAUGHT,
+    },  # "right by luck" / Revisited block
 )
 def reduction_axis_first(interpret):
     return lambda x: rowsum(x, reduce_last=False, interpret=interpret)
@@ -148,7 +156,9 @@ def reduction_axis_first(interpret):
     "§2.2",
     inputs=lambda r: (np.arange(64, dtype=np.float32),),
     reference=lambda x: 2.0 * f64(x),
-    chapter_says={"interpret": "caught"},  # out-of-range block indices clamp: 32 of 64 wrong
+    chapter_says={
+        "interpret": KernelStatus.CAUGHT
+    },  # out-of-range block indices clamp: 32 of 64 wrong
 )
 def element_offset_index_map(interpret):
     return lambda x: pl.pallas_call(

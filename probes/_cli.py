@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from common import Parser, UsageError, run_cli, unwritable, write_or_keep
+from common import Parser, ProbeStatus, UsageError, run_cli, unwritable, write_or_keep
 from probes._groups import GROUPS, GROUPS_BY_NAME
 from probes._runner import GroupResult, Launcher, run_groups
 from probes._snapshot import assemble, dumps
@@ -156,7 +156,7 @@ def _main(argv: Sequence[str]) -> int:
     def progress(result: GroupResult) -> None:
         if args.quiet:
             return
-        bad = sum(o.status != "ok" for o in result.outcomes.values())
+        bad = sum(o.status != ProbeStatus.OK for o in result.outcomes.values())
         note = f"  GROUP FAILED: {result.failure['type']}" if result.failure else ""
         print(
             f"probes: {result.name:<11} {len(result.outcomes):3d} probes, {bad} failed, "

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from common import clip, normalize, strip_tracebacks
+from common import CallOutcome, clip, normalize, strip_tracebacks
 
 
 def error_record(exc: BaseException) -> dict[str, str]:
@@ -25,8 +25,8 @@ def observe(fn: Callable[[], Any], describe: Callable[[Any], Any] | None = None)
     try:
         value = fn()
     except Exception as exc:  # a probe records every failure; none is fatal
-        return {"outcome": "raised", "error": error_record(exc)}
-    record: dict[str, Any] = {"outcome": "returned"}
+        return {"outcome": CallOutcome.RAISED, "error": error_record(exc)}
+    record: dict[str, Any] = {"outcome": CallOutcome.RETURNED}
     if describe is not None:
         record["value"] = describe(value)
     return record

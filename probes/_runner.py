@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from common import clip, normalize
+from common import ProbeStatus, clip, normalize
 
 #: How long a worker may take to import JAX and plan, or to move between two probes.
 STARTUP_TIMEOUT_S = 180.0
@@ -113,7 +113,7 @@ class Outcome:
     """What became of one probe: ``ok``, ``error`` (it raised), ``timeout`` or ``crashed``."""
 
     key: str
-    status: str
+    status: ProbeStatus
     value: Any = None
     error: dict[str, str] | None = None
     seconds: float = 0.0
@@ -307,7 +307,7 @@ class GroupRun:
             key = message["done"]
             self.result.outcomes[key] = Outcome(
                 key,
-                message["status"],
+                ProbeStatus(message["status"]),
                 message.get("value"),
                 message.get("error"),
                 message["seconds"],
@@ -328,7 +328,7 @@ class GroupRun:
             limit = self.timeouts.get(self.current, STARTUP_TIMEOUT_S)
             self.result.outcomes[self.current] = Outcome(
                 self.current,
-                "timeout",
+                ProbeStatus.TIMEOUT,
                 error={"type": "timeout", "message": f"no result within {limit:.0f} s"},
             )
         self._restart_or_finish()
@@ -337,7 +337,7 @@ class GroupRun:
         how = self.worker.finish()
         if self.current is not None:
             self.result.outcomes[self.current] = Outcome(
-                self.current, "crashed", error={"type": "crashed", "message": how}
+                self.current, ProbeStatus.CRASHED, error={"type": "crashed", "message": how}
             )
         elif self.planned is None or not self.progressed:
             self.result.failure = {"type": "crashed", "message": how}
@@ -357,7 +357,7 @@ class GroupRun:
                     "type": "crashed",
                     "message": "the restarted worker did not plan it",
                 }
-                self.result.outcomes[key] = Outcome(key, "crashed", error=lost)
+                self.result.outcomes[key] = Outcome(key, ProbeStatus.CRASHED, error=lost)
         self.result.seconds = round(time.perf_counter() - self.started, 3)
         self.done = True
 

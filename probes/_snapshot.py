@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from common import ProbeStatus
 from probes import SCHEMA
 from probes._registry import SECTIONS
 from probes._runner import GroupResult
@@ -40,7 +41,7 @@ def assemble(
             total += 1
             section, _, name = outcome.key.partition(".")
             seconds[outcome.key] = outcome.seconds
-            if outcome.status == "ok":
+            if outcome.status == ProbeStatus.OK:
                 snapshot[section][name] = outcome.value
             else:
                 failed[outcome.key] = outcome.status

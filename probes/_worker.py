@@ -13,7 +13,7 @@ import os
 import time
 from typing import Any
 
-from common import reset_simulator
+from common import ProbeStatus, reset_simulator
 from pallas_compat._env import keep_libtpu_offline
 from probes._observe import error_record
 from probes._pallas import Unavailable
@@ -35,11 +35,11 @@ def run(fd: int, modules: list[str], skip: set[str]) -> None:
         try:
             value = p.fn()
             json.dumps(value, allow_nan=False)
-            record: dict[str, Any] = {"status": "ok", "value": value}
+            record: dict[str, Any] = {"status": ProbeStatus.OK, "value": value}
         except Unavailable as exc:  # a fact about this release, not a probe failure
-            record = {"status": "ok", "value": {"unavailable": str(exc)}}
+            record = {"status": ProbeStatus.OK, "value": {"unavailable": str(exc)}}
         except Exception as exc:  # recorded, never fatal
-            record = {"status": "error", "error": error_record(exc)}
+            record = {"status": ProbeStatus.ERROR, "error": error_record(exc)}
             reset_simulator()
         record.update(done=p.key, seconds=round(time.perf_counter() - started, 3))
         _emit(fd, record)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from common import quiet_callback_logs, reset_simulator
+from common import CallOutcome, quiet_callback_logs, reset_simulator
 from probes._kernels import (
     add8,
     add8_record,
@@ -83,7 +83,7 @@ def grid_point_recorder() -> dict[str, Any]:
                 lambda r=recorder: run(r), lambda out: bool(np.array_equal(f64(out), f64(x)))
             )
         reset_simulator()
-        if record[name]["outcome"] == "returned":
+        if record[name]["outcome"] == CallOutcome.RETURNED:
             record[name]["visit_order"] = orders[name]
     return record
 
@@ -155,4 +155,4 @@ def reset_after_raise() -> dict[str, Any]:
         lambda: jax.block_until_ready(rowsum(x, tpu_params(), reduce_last=True)),
         lambda out: close(out, f64(x).sum(1), 1e-4, 1e-5),
     )
-    return {"first_raised": first["outcome"] == "raised", "after_reset": after}
+    return {"first_raised": first["outcome"] == CallOutcome.RAISED, "after_reset": after}

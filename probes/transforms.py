@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from common import CallOutcome
 from probes._kernels import (
     add_kernel,
     close,
@@ -218,7 +219,7 @@ def grad_check() -> dict[str, Any]:
 
     grad = observe(lambda: jax.grad(lambda v: jnp.sum(double(v)))(x), lambda g: f64(g).tolist())
     registered = [t for t in tables_holding(pl().pallas_call_p) if t in REVERSE_MODE_TABLES]
-    works = grad["outcome"] == "returned"
+    works = grad["outcome"] == CallOutcome.RETURNED
     return {
         "grad_works": works,
         "reverse_mode_rules": registered,

@@ -11,10 +11,16 @@ from typing import Any
 
 from packaging.version import Version
 
+from common import CorpusStatus
 from report._model import Cell, Fold, Section, Table
 
 ROUTE_LETTER = {"native": "native", "patch": "P", "shim": "S", "migrate": "M"}
-MARK = {"works": "✓", "wrong": "✗", "error": "!", "dependency": "dep"}
+MARK = {
+    CorpusStatus.WORKS: "✓",
+    CorpusStatus.WRONG: "✗",
+    CorpusStatus.ERROR: "!",
+    CorpusStatus.DEPENDENCY: "dep",
+}
 LEGEND = (
     "Cells: P = `pallas_compat.patch()` on the unmodified file, S = only its Pallas imports "
     "changed to `from pallas_compat import ...`, M = `pallas-compat migrate` then plain JAX; "
@@ -56,10 +62,10 @@ def counts(
                 for r in results[release]["results"]
                 if r["route"] == route
                 and (Version(r["from"]) > Version(release)) == newer
-                and r["status"] != "dependency"
-                and native.get((r["from"], r["kernel"]), {}).get("status") == "works"
+                and r["status"] != CorpusStatus.DEPENDENCY
+                and native.get((r["from"], r["kernel"]), {}).get("status") == CorpusStatus.WORKS
             ]
-            ok = sum(r["status"] == "works" for r in found)
+            ok = sum(r["status"] == CorpusStatus.WORKS for r in found)
             text = f"{ok}/{len(found)}" if found else "—"
             row.append(
                 Cell(text, "info" if not found else ("good" if ok == len(found) else "warn"))
@@ -132,9 +138,9 @@ def why_unfixed(first_line: str, route: str) -> str:
 
 def tone(records: list[dict[str, Any]]) -> str:
     statuses = {r["status"] for r in records}
-    if statuses & {"error", "wrong"}:
+    if statuses & {CorpusStatus.ERROR, CorpusStatus.WRONG}:
         return "bad"
-    if statuses == {"works"}:
+    if statuses == {CorpusStatus.WORKS}:
         return "good"
     return "info"
 
@@ -154,7 +160,7 @@ def corpus(results: dict[str, dict[str, Any]]) -> Section:
         cells.items(), key=lambda kv: (Version(kv[0][0]), kv[0][1])
     ):
         check = native.get((source, kernel))
-        if check is not None and check["status"] != "works":
+        if check is not None and check["status"] != CorpusStatus.WORKS:
             reason = check.get("detail") or f"max abs error up to {check.get('error_bound')}"
             dropped.append(
                 [
@@ -179,7 +185,7 @@ def corpus(results: dict[str, dict[str, Any]]) -> Section:
             text = " ".join(f"{ROUTE_LETTER[r['route']]}{MARK[r['status']]}" for r in records)
             row.append(Cell(text, tone(records)))
             for r in records if check is not None else ():  # validated cases only
-                if r["status"] in ("error", "wrong"):
+                if r["status"] in (CorpusStatus.ERROR, CorpusStatus.WRONG):
                     what = r.get("detail") or f"max abs error up to {r.get('error_bound')}"
                     key = (source, kernel, r["route"], r.get("whose", "—"), what)
                     problems.setdefault(key, []).append(release)

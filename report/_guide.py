@@ -18,6 +18,7 @@ from typing import Any
 
 from packaging.version import Version
 
+from common import CorpusStatus, KernelStatus
 from pallas_compat.facts import (
     CALL_FORMS,
     CALL_KEYWORDS,
@@ -398,7 +399,7 @@ def kernels(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) ->
     before, after = table(old.release), table(new.release)
     changes = []
     for key in sorted(set(before) & set(after)):
-        if before[key]["status"] == "pass" and after[key]["status"] != "pass":
+        if before[key]["status"] == KernelStatus.PASS and after[key]["status"] != KernelStatus.PASS:
             kernel, mode = key
             why = after[key].get("reason") or after[key].get("error", {}).get("message", "")
             changes.append(
@@ -420,11 +421,13 @@ def corpus(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) -> 
     ]
     changes = []
     for route in ("patch", "shim", "migrate"):
-        mine = [r for r in records if r["route"] == route and r["status"] != "dependency"]
+        mine = [
+            r for r in records if r["route"] == route and r["status"] != CorpusStatus.DEPENDENCY
+        ]
         if not mine:
             continue
-        bad = sorted({r["kernel"] for r in mine if r["status"] != "works"})
-        works = len(mine) - sum(1 for r in mine if r["status"] != "works")
+        bad = sorted({r["kernel"] for r in mine if r["status"] != CorpusStatus.WORKS})
+        works = len(mine) - sum(1 for r in mine if r["status"] != CorpusStatus.WORKS)
         what = f"JAX {old.release}'s own ops kernels via {route}: {works} of {len(mine)} work"
         if bad:
             what += f"; not: {', '.join(bad)}"

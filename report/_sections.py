@@ -8,6 +8,7 @@ from typing import Any
 
 from packaging.version import Version
 
+from common import KernelStatus
 from pallas_compat.facts import (
     CALL_FORMS,
     CALL_KEYWORDS,
@@ -478,7 +479,7 @@ def kernels(kernel_results: dict[str, dict[str, Any]]) -> Section:
         rows, row_counts = [], []
         for release in releases:
             found = [c[(release, mode)] for c in by_kernel.values() if (release, mode) in c]
-            ok = sum(r["status"] in ("pass", "caught") for r in found)
+            ok = sum(r["status"] in (KernelStatus.PASS, KernelStatus.CAUGHT) for r in found)
             row_counts.append(Cell(f"{ok}/{len(found)}", "good" if ok == len(found) else "warn"))
         counts.append([Cell(mode), *row_counts])
         for kernel, cells in by_kernel.items():
@@ -494,7 +495,7 @@ def kernels(kernel_results: dict[str, dict[str, Any]]) -> Section:
                 row.append(Cell(text, tone_of(record["status"]), why=record.get("detail", "")))
             rows.append(row)
             statuses = {c.text.split()[0] for c in row[1:]}
-            if statuses & {"fail", "error", "missed", "wrong"}:
+            if statuses & {KernelStatus.FAIL, KernelStatus.ERROR, KernelStatus.MISSED, "wrong"}:
                 uneven.append([Cell(mode), *row])
         tables.append(Table(["kernel", *releases], rows, caption=f"mode: {mode}"))
     return Section(

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from common import CorpusStatus
+
 #: A shape: a type; a tuple of allowed types; ``{key: shape}`` for an object whose keys are
 #: optional when they end with "?"; ``{str: shape}`` for a mapping of any keys to one shape;
 #: ``[shape]`` for a list of one shape; a frozenset for one of those strings.
@@ -104,7 +106,7 @@ CORPUS_RESULTS: Shape = {
             "from": str,
             "kernel": str,
             "route": frozenset({"native", "patch", "shim", "migrate"}),
-            "status": frozenset({"works", "wrong", "error", "dependency"}),
+            "status": frozenset(CorpusStatus),
             "detail?": str,
         }
     ],

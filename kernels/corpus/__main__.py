@@ -26,6 +26,7 @@ import numpy as np
 from packaging.version import InvalidVersion, Version
 
 from common import (
+    CorpusStatus,
     Parser,
     UsageError,
     normalize,
@@ -106,9 +107,15 @@ def run_case(case: CorpusCase, module: ModuleType) -> dict[str, Any]:
     out = np.asarray(case.run(module), dtype=np.float64)
     expected = case.reference()
     if out.shape != expected.shape:
-        return {"status": "wrong", "detail": f"shape {out.shape}, expected {expected.shape}"}
+        return {
+            "status": CorpusStatus.WRONG,
+            "detail": f"shape {out.shape}, expected {expected.shape}",
+        }
     err = float(np.max(np.abs(out - expected)))
-    return {"status": "works" if err <= case.atol else "wrong", "error_bound": error_bound(err)}
+    return {
+        "status": CorpusStatus.WORKS if err <= case.atol else CorpusStatus.WRONG,
+        "error_bound": error_bound(err),
+    }
 
 
 def one(
@@ -129,12 +136,19 @@ def one(
             module = load(ops / release, case.file, route, target, work, tag)
             record |= run_case(case, module)
     except Dependency as exc:
-        record |= {"status": "dependency", "detail": f"the kernel's own JAX dependency: {exc}"}
+        record |= {
+            "status": CorpusStatus.DEPENDENCY,
+            "detail": f"the kernel's own JAX dependency: {exc}",
+        }
     except Exception as exc:
         if NON_PALLAS_ATTRIBUTE.search(str(exc)):
             detail = f"the kernel's own JAX dependency: {first_line(exc, ops)}"
-            return {**record, "status": "dependency", "detail": detail}
-        record |= {"status": "error", "detail": first_line(exc, ops), "whose": whose(exc, work)}
+            return {**record, "status": CorpusStatus.DEPENDENCY, "detail": detail}
+        record |= {
+            "status": CorpusStatus.ERROR,
+            "detail": first_line(exc, ops),
+            "whose": whose(exc, work),
+        }
         reset_simulator()
     finally:
         pallas_compat.unpatch()
