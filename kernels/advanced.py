@@ -24,19 +24,21 @@ EPS = 1e-5
 RANK1 = "rank-1 block {}: TPU needs the whole array, a multiple of 1024, or a power of 2 >= 128"
 
 
+def matmul_acc_kernel(a_ref, b_ref, o_ref):
+    """§3: accumulate into the output block, zeroed on the first K step."""
+
+    @pl.when(pl.program_id(2) == 0)
+    def _init():
+        o_ref[...] = jnp.zeros_like(o_ref)
+
+    o_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
+
+
 def matmul_acc(a, b, bm=64, bk=128, bn=128, interpret=True):
     m, k = a.shape
     n = b.shape[1]
-
-    def kernel(a_ref, b_ref, o_ref):
-        @pl.when(pl.program_id(2) == 0)
-        def _init():
-            o_ref[...] = jnp.zeros_like(o_ref)
-
-        o_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
-
     return pl.pallas_call(
-        kernel,
+        matmul_acc_kernel,
         out_shape=jax.ShapeDtypeStruct((m, n), jnp.float32),
         grid=(m // bm, n // bn, k // bk),
         in_specs=[
@@ -61,25 +63,27 @@ def matmul_accumulate(interpret):
     return lambda a, b: matmul_acc(a, b, interpret=interpret)
 
 
+def matmul_bf16_kernel(a_ref, b_ref, o_ref, acc_ref):
+    """§4.1 (scratch) and §6.2: accumulate in float32 scratch, write the output dtype on the
+    last K step."""
+    kk = pl.program_id(2)
+
+    @pl.when(kk == 0)
+    def _init():
+        acc_ref[...] = jnp.zeros_like(acc_ref)
+
+    acc_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
+
+    @pl.when(kk == pl.num_programs(2) - 1)
+    def _store():
+        o_ref[...] = acc_ref[...].astype(o_ref.dtype)
+
+
 def matmul_bf16(a, b, bm=64, bk=128, bn=128, interpret=True, compiler_params=None):
     m, k = a.shape
     n = b.shape[1]
-
-    def kernel(a_ref, b_ref, o_ref, acc_ref):
-        kk = pl.program_id(2)
-
-        @pl.when(kk == 0)
-        def _init():
-            acc_ref[...] = jnp.zeros_like(acc_ref)
-
-        acc_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
-
-        @pl.when(kk == pl.num_programs(2) - 1)
-        def _store():
-            o_ref[...] = acc_ref[...].astype(o_ref.dtype)
-
     return pl.pallas_call(
-        kernel,
+        matmul_bf16_kernel,
         out_shape=jax.ShapeDtypeStruct((m, n), a.dtype),
         grid=(m // bm, n // bn, k // bk),
         in_specs=[
@@ -235,9 +239,9 @@ def matmul_masked_case(interpret):
     return lambda a, b: matmul_masked(a, b, interpret=interpret)
 
 
-def rowsum(x, br=32, bc=128, reduce_last=True, interpret=True):
-    rows, cols = x.shape
-    red_axis = 1 if reduce_last else 0
+def rowsum_kernel(cols, bc, red_axis):
+    """§4.4: the row-sum body for ``cols`` columns in blocks of ``bc``, reducing along grid
+    axis ``red_axis`` (1: the right order; 0: the chapter's wrong one)."""
 
     def kernel(x_ref, o_ref):
         j = pl.program_id(red_axis)
@@ -249,6 +253,12 @@ def rowsum(x, br=32, bc=128, reduce_last=True, interpret=True):
         col = j * bc + lax.broadcasted_iota(jnp.int32, x_ref.shape, 1)
         o_ref[...] += jnp.sum(jnp.where(col < cols, x_ref[...], 0.0), axis=1)
 
+    return kernel
+
+
+def rowsum(x, br=32, bc=128, reduce_last=True, interpret=True):
+    rows, cols = x.shape
+    kernel = rowsum_kernel(cols, bc, 1 if reduce_last else 0)
     if reduce_last:
         grid, xmap, omap = (
             (pl.cdiv(rows, br), pl.cdiv(cols, bc)),

@@ -526,6 +526,8 @@ class Backend:
     dict_fields: frozenset[str] = frozenset()
     #: What ``pallas_call`` lowers with when no params pick a backend (on a TPU).
     default: bool = False
+    #: Where JAX's sources define its CompilerParams (the release scan reads the fields there).
+    params_source: str = ""
 
 
 BACKENDS: tuple[Backend, ...] = (
@@ -544,16 +546,22 @@ BACKENDS: tuple[Backend, ...] = (
             }
         ),
         default=True,
+        params_source="jax/_src/pallas/mosaic/core.py",
     ),
     Backend(
         "triton",
         "triton",
         "triton_compiler_params",
         dict_fields=frozenset({"num_warps", "num_stages", "serialized_metadata"}),
+        params_source="jax/_src/pallas/triton/core.py",
     ),
     Backend("mosaic_gpu", "mosaic_gpu", "mosaic_gpu_compiler_params"),
 )
 BACKENDS_BY_KEY: dict[str, Backend] = {b.key: b for b in BACKENDS}
+#: The TPU backend (Mosaic): what ``pallas_call`` uses when nothing picks another.
+TPU_BACKEND: Backend = next(b for b in BACKENDS if b.default)
+#: Custom-call targets by which a lowered GPU kernel shows which backend lowered it.
+GPU_CUSTOM_CALLS: tuple[str, ...] = ("__gpu$xla.gpu.triton", "mosaic_gpu", "triton_kernel_call")
 #: ``pallas_call(backend=...)`` -> the backend whose params pick the same lowering after it went
 #: (the type of ``compiler_params`` chooses the backend).
 CALL_BACKENDS: dict[str, Backend] = {b.call_name: b for b in BACKENDS}

@@ -14,7 +14,7 @@ from typing import Any
 
 from pallas_compat._errors import RefusedArgumentError, installed_jax, unsupported
 from pallas_compat._facade import facade
-from pallas_compat._facts import FEATURES_BY_KEY
+from pallas_compat._facts import FEATURES_BY_KEY, PL
 from pallas_compat._resolve import Resolution, resolve
 
 
@@ -153,7 +153,7 @@ def clear_failed_effects() -> None:
 
 #: The ``interpret=`` value forced on ``pallas_call`` by ``force_tpu_interpret_mode`` (back-fill).
 FORCED: contextvars.ContextVar[Any] = contextvars.ContextVar("pallas_compat_forced", default=None)
-PALLAS = "jax.experimental.pallas"
+PALLAS = PL
 
 
 def forced_interpret(kwargs: dict[str, Any]) -> dict[str, Any]:

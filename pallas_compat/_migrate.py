@@ -187,7 +187,9 @@ class Migrator(cst.CSTTransformer):
             name = alias.name.value
             keep_binding = alias.asname or cst.AsName(cst.Name(name))
             if base == PL and name == "gpu" and not self.form_works(GPU_MODULE):
-                alias = alias.with_changes(name=cst.Name("triton"), asname=keep_binding)
+                alias = alias.with_changes(
+                    name=cst.Name(TRITON.rpartition(".")[2]), asname=keep_binding
+                )
             hit = drifted_names().get(f"{source}.{name}")
             new = self.replacement(hit) if hit and not self.works(hit.location) else None
             if new is not None and new.module == base:

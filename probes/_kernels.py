@@ -1,4 +1,9 @@
-"""The chapter's small kernels, written to run on every release the probes visit."""
+"""Drivers around the chapter's kernels, for the behaviour probes.
+
+The kernel bodies are the ones of ``kernels/`` (one set, written against the shim, whose
+``pl.program_id`` and friends are JAX's own objects). The probes call them through the
+installed JAX's own ``pallas_call``, with inputs and shapes of their own, so that what they
+record is what JAX does, not what the shim adapts."""
 
 from __future__ import annotations
 
@@ -6,7 +11,23 @@ from typing import Any
 
 import numpy as np
 
+from kernels.advanced import matmul_acc_kernel, matmul_bf16_kernel, rowsum_kernel, softmax_kernel
+from kernels.basics import add_kernel, double_kernel
+from kernels.interpret_mode import copy_kernel
+from kernels.wrong import mm_kernel_noinit
 from probes._pallas import block_spec, pl
+
+#: The (i, j, k) matmul with its output zeroed on the first K step (``pl.when``).
+mm_kernel_when = matmul_acc_kernel
+
+__all__ = [
+    "add_kernel",
+    "copy_kernel",
+    "double_kernel",
+    "mm_kernel_noinit",
+    "mm_kernel_when",
+    "softmax_kernel",
+]
 
 
 def f64(a: Any) -> np.ndarray:
@@ -25,18 +46,6 @@ def close(a: Any, ref: Any, atol: float, rtol: float = 0.0) -> dict[str, Any]:
         "atol": atol,
         "rtol": rtol,
     }
-
-
-def add_kernel(x_ref: Any, y_ref: Any, o_ref: Any) -> None:
-    o_ref[...] = x_ref[...] + y_ref[...]
-
-
-def copy_kernel(x_ref: Any, o_ref: Any) -> None:
-    o_ref[...] = x_ref[...]
-
-
-def double_kernel(x_ref: Any, o_ref: Any) -> None:
-    o_ref[...] = x_ref[...] * 2
 
 
 def sds(shape: tuple[int, ...], dtype: Any = None) -> Any:
@@ -99,23 +108,6 @@ def matmul_grid(
     )(a, b)
 
 
-def mm_bf16_scratch_kernel(a_ref: Any, b_ref: Any, o_ref: Any, acc_ref: Any) -> None:
-    """§4.1 (scratch) and §6.2: accumulate in float32 scratch, write bf16 on the last K step."""
-    import jax.numpy as jnp
-
-    k = pl().program_id(2)
-
-    @pl().when(k == 0)
-    def _init() -> None:
-        acc_ref[...] = jnp.zeros(acc_ref.shape, acc_ref.dtype)
-
-    acc_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
-
-    @pl().when(k == pl().num_programs(2) - 1)
-    def _store() -> None:
-        o_ref[...] = acc_ref[...].astype(o_ref.dtype)
-
-
 def matmul_bf16_scratch(
     m: int, k: int, n: int, block: tuple[int, int, int], interpret: Any = False, **params: Any
 ) -> Any:
@@ -127,7 +119,7 @@ def matmul_bf16_scratch(
     bm, bk, bn = block
     in_specs, out_spec = matmul_specs(bm, bk, bn)
     return pl().pallas_call(
-        mm_bf16_scratch_kernel,
+        matmul_bf16_kernel,
         out_shape=sds((m, n), jnp.bfloat16),
         grid=(m // bm, n // bn, k // bk),
         in_specs=in_specs,
@@ -136,22 +128,6 @@ def matmul_bf16_scratch(
         interpret=interpret,
         **params,
     )
-
-
-def mm_kernel_noinit(a_ref: Any, b_ref: Any, o_ref: Any) -> None:
-    import jax.numpy as jnp
-
-    o_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
-
-
-def mm_kernel_when(a_ref: Any, b_ref: Any, o_ref: Any) -> None:
-    import jax.numpy as jnp
-
-    @pl().when(pl().program_id(2) == 0)
-    def _init() -> None:
-        o_ref[...] = jnp.zeros(o_ref.shape, o_ref.dtype)
-
-    o_ref[...] += jnp.dot(a_ref[...], b_ref[...], preferred_element_type=jnp.float32)
 
 
 def rowsum(
@@ -164,20 +140,9 @@ def rowsum(
 ) -> Any:
     """§4.4 row sums over a 2-D grid; ``reduce_last=False`` is the wrong grid order."""
     import jax.numpy as jnp
-    from jax import lax
 
     rows, cols = x.shape
-    red_axis = 1 if reduce_last else 0
-
-    def kernel(x_ref: Any, o_ref: Any) -> None:
-        j = pl().program_id(red_axis)
-
-        @pl().when(j == 0)
-        def _init() -> None:
-            o_ref[...] = jnp.zeros(o_ref.shape, o_ref.dtype)
-
-        col = j * bc + lax.broadcasted_iota(jnp.int32, x_ref.shape, 1)
-        o_ref[...] += jnp.sum(jnp.where(col < cols, x_ref[...], 0.0), axis=1)
+    kernel = rowsum_kernel(cols, bc, 1 if reduce_last else 0)
 
     if reduce_last:
         grid = (pl().cdiv(rows, br), pl().cdiv(cols, bc))
@@ -195,14 +160,6 @@ def rowsum(
         interpret=interpret,
         **extra,
     )(x)
-
-
-def softmax_kernel(x_ref: Any, o_ref: Any) -> None:
-    import jax.numpy as jnp
-
-    x = x_ref[...].astype(jnp.promote_types(x_ref.dtype, jnp.float32))
-    e = jnp.exp(x - jnp.max(x, axis=-1, keepdims=True))
-    o_ref[...] = (e / jnp.sum(e, axis=-1, keepdims=True)).astype(o_ref.dtype)
 
 
 def row_call(kernel: Any, *xs: Any, br: int = 8, interpret: Any = True) -> Any:

@@ -6,13 +6,12 @@ that need it, and so that old releases are driven with the spelling they underst
 
 from __future__ import annotations
 
-import functools
 import importlib
-import inspect
 from types import ModuleType
 from typing import Any
 
 from pallas_compat import FEATURES_BY_KEY, Resolution, resolve
+from pallas_compat.facts import PL, TPU_BACKEND
 
 
 class Unavailable(Exception):
@@ -24,7 +23,7 @@ def module(name: str) -> ModuleType:
 
 
 def pl() -> ModuleType:
-    return module("jax.experimental.pallas")
+    return module(PL)
 
 
 def feature(key: str) -> Any:
@@ -35,19 +34,12 @@ def feature(key: str) -> Any:
     return resolved.obj
 
 
-@functools.cache
-def block_spec_order() -> str:
-    """``"block_shape_first"`` or ``"index_map_first"``: read from the signature, not the version."""
-    params = list(inspect.signature(pl().BlockSpec).parameters)
-    return "index_map_first" if params and params[0] == "index_map" else "block_shape_first"
-
-
 def block_spec(block_shape: Any, index_map: Any) -> Any:
-    """A BlockSpec in whichever argument order this JAX expects."""
-    spec_cls = pl().BlockSpec
-    if block_spec_order() == "index_map_first":
-        return spec_cls(index_map, block_shape)
-    return spec_cls(block_shape, index_map)
+    """JAX's own BlockSpec, made by the shim in whichever argument order this JAX expects
+    (``tests/test_jaxpr_identity.py``: the objects and jaxprs are JAX's)."""
+    import pallas_compat
+
+    return pallas_compat.pl.BlockSpec(block_shape, index_map)
 
 
 def tpu_compiler_params(**fields: Any) -> Any:
@@ -55,7 +47,7 @@ def tpu_compiler_params(**fields: Any) -> Any:
     try:
         return feature("tpu_compiler_params")(**fields)
     except Unavailable:
-        return {"mosaic": fields}
+        return {TPU_BACKEND.key: fields}
 
 
 def enable_x64() -> Any:

@@ -21,6 +21,13 @@ class Probe:
     fn: Callable[[], Any]
     timeout_s: float = DEFAULT_TIMEOUT_S
 
+    @property
+    def title(self) -> str:
+        """What the probe tries, in words: the first line of its docstring (the report uses it
+        to describe a behaviour that changed)."""
+        doc = (self.fn.__doc__ or "").strip()
+        return doc.splitlines()[0].replace("``", "`") if doc else ""
+
     def __post_init__(self) -> None:
         section, _, name = self.key.partition(".")
         if section not in SECTIONS or not name:

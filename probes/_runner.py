@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from common import ProbeStatus, clip, normalize
+from pallas_compat.facts import PL, TPU
 
 #: How long a worker may take to import JAX and plan, or to move between two probes.
 STARTUP_TIMEOUT_S = 180.0
@@ -37,7 +38,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 #: Imported once by the parent so that forked workers start warm. Failures are ignored here:
 #: the inventory records them.
-PRELOAD = ("jax", "jax.numpy", "jax.experimental.pallas", "jax.experimental.pallas.tpu")
+PRELOAD = ("jax", "jax.numpy", PL, TPU)
 
 #: Probes compile many tiny interpreter programs; XLA's LLVM optimizations double the run time
 #: and change no fact the probes record (numbers are recorded as verdicts at a tolerance).
@@ -126,6 +127,8 @@ class GroupResult:
     failure: dict[str, str] | None = None
     seconds: float = 0.0
     workers: int = 0
+    #: probe key -> what it tries, in words (from the worker's plan).
+    titles: dict[str, str] = field(default_factory=dict)
 
 
 class Worker:
@@ -297,8 +300,9 @@ class GroupRun:
     def _on_message(self, message: dict[str, Any]) -> None:
         if "plan" in message:
             if self.planned is None:
-                self.planned = [key for key, _ in message["plan"]]
-            self.timeouts.update({key: float(t) for key, t in message["plan"]})
+                self.planned = [key for key, *_ in message["plan"]]
+            self.timeouts.update({key: float(t) for key, t, *_ in message["plan"]})
+            self.result.titles.update({key: title for key, _, title in message["plan"]})
         elif "start" in message:
             self.current = message["start"]
             self.deadline = time.monotonic() + self.timeouts.get(self.current, STARTUP_TIMEOUT_S)

@@ -32,8 +32,10 @@ def assemble(
     failed: dict[str, str] = {}
     group_failures: dict[str, dict[str, str]] = {}
     seconds: dict[str, float] = {}
+    titles: dict[str, str] = {}
     total = 0
     for result in results:
+        titles.update(result.titles)
         seconds[f"group:{result.name}"] = result.seconds
         if result.failure is not None:
             group_failures[result.name] = result.failure
@@ -53,6 +55,7 @@ def assemble(
         "failed": failed,
         "group_failures": group_failures,
         "facts": sum(count_facts(snapshot[section]) for section in SECTIONS),
+        "probe_titles": dict(sorted(titles.items())),
     }
     timings = {
         "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),

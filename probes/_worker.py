@@ -28,7 +28,7 @@ def run(fd: int, modules: list[str], skip: set[str]) -> None:
     probes = [
         p for m in modules for p in probes_of(importlib.import_module(m)) if p.key not in skip
     ]
-    _emit(fd, {"plan": [[p.key, p.timeout_s] for p in probes]})
+    _emit(fd, {"plan": [[p.key, p.timeout_s, p.title] for p in probes]})
     for p in probes:
         _emit(fd, {"start": p.key})
         started = time.perf_counter()

@@ -8,17 +8,13 @@ import json
 import os
 import sys
 
+from pallas_compat.facts import MOSAIC_GPU, PL, TPU, TRITON
 from probes._runner import fork
 
 #: Import name -> the distribution that provides it, where they differ.
 DISTRIBUTIONS = {"absl": "absl-py", "yaml": "pyyaml", "google": "protobuf"}
 
-MODULES = (
-    "jax.experimental.pallas",
-    "jax.experimental.pallas.tpu",
-    "jax.experimental.pallas.triton",
-    "jax.experimental.pallas.mosaic_gpu",
-)
+MODULES = (PL, TPU, TRITON, MOSAIC_GPU)
 
 
 def check() -> dict[str, object]:

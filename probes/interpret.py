@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from pallas_compat.facts import TPU_BACKEND
 from probes._kernels import (
     add8,
     add8_record,
@@ -280,7 +281,7 @@ def dict_compiler_params() -> dict[str, Any]:
     import jax
 
     x = jax.random.normal(jax.random.key(8), (96, 300))
-    cp = {"mosaic": {"dimension_semantics": ("parallel", "arbitrary")}}
+    cp = {TPU_BACKEND.key: {"dimension_semantics": ("parallel", "arbitrary")}}
     return observe(
         lambda: rowsum(x, True, compiler_params=cp),
         lambda out: close(out, f64(x).sum(1), 1e-4, 1e-5),

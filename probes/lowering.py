@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pallas_compat.facts import GPU_CUSTOM_CALLS
 from probes._kernels import add_kernel, matmul_bf16_scratch, sds
 from probes._observe import error_record, observe
 from probes._pallas import block_spec, pl, tpu_compiler_params
@@ -116,15 +117,7 @@ def gpu_cross_lowering() -> dict[str, Any]:
     return {
         platform: observe(
             lambda p=platform: cross_lower(call, args, p),
-            lambda text: {
-                "custom_calls": sorted(
-                    {
-                        w
-                        for w in ("__gpu$xla.gpu.triton", "mosaic_gpu", "triton_kernel_call")
-                        if w in text
-                    }
-                )
-            },
+            lambda text: {"custom_calls": sorted({w for w in GPU_CUSTOM_CALLS if w in text})},
         )
         for platform in ("cuda", "rocm")
     }

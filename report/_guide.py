@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import enum
 import functools
-import importlib
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from packaging.version import Version
 
-from common import CorpusStatus, KernelStatus
+from common import CallOutcome, CorpusStatus, KernelStatus
 from pallas_compat.facts import (
     CALL_FORMS,
     CALL_KEYWORDS,
@@ -289,21 +288,6 @@ def required_parameters(params: Any) -> set[str]:
 # -- behaviours in words
 
 
-@functools.cache
-def probe_titles() -> dict[str, str]:
-    """Probe key -> the first line of its docstring (what the probe tries)."""
-    from probes._groups import GROUPS
-    from probes._registry import probes_of
-
-    titles = {}
-    for group in GROUPS:
-        for module in group.modules:
-            for found in probes_of(importlib.import_module(module)):
-                doc = (found.fn.__doc__ or "").strip()
-                titles[found.key] = re.sub(r"``", "`", doc.splitlines()[0]) if doc else ""
-    return titles
-
-
 def outcomes(record: Any, path: str = "") -> dict[str, tuple[str, str]]:
     """path -> (outcome, first line of the error or the value) for every observed call."""
     found: dict[str, tuple[str, str]] = {}
@@ -327,9 +311,10 @@ def first_meaningful(message: str) -> str:
     return lines[-1] if lines[0].endswith(":") and len(lines) > 1 else lines[0]
 
 
-def behaviour_words(key: str, a: Any, b: Any, new: str) -> list[Change]:
+def behaviour_words(key: str, a: Any, b: Any, new: Snapshot) -> list[Change]:
     """Calls that started or stopped raising; message wording alone is not a change."""
-    title = probe_titles().get(f"behaviours.{key}") or key.replace("_", " ")
+    titles = new.data.get("summary", {}).get("probe_titles", {})
+    title = titles.get(f"behaviours.{key}") or key.replace("_", " ")
     before, after = outcomes(a), outcomes(b)
     changes = []
     for path in sorted(set(before) & set(after)):
@@ -337,9 +322,9 @@ def behaviour_words(key: str, a: Any, b: Any, new: str) -> list[Change]:
         if was == now:
             continue
         subject = f"{key}.{path}" if path else key
-        if now == "raised":
+        if now == CallOutcome.RAISED:
             what = f"{title} Now raises."
-            detail = f"JAX {new}: {now_text}"
+            detail = f"JAX {new.release}: {now_text}"
         else:
             what = f"{title} Now works."
             detail = f"before: {was_text}"
@@ -382,7 +367,7 @@ def behaviours(old: Snapshot, new: Snapshot) -> list[Change]:
                 )
             continue
         if a != b:
-            changes += behaviour_words(key, a, b, new.release)
+            changes += behaviour_words(key, a, b, new)
     return changes
 
 

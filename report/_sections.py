@@ -17,6 +17,7 @@ from pallas_compat.facts import (
     HEADLINE_FEATURES,
     INTERPRET_FORMS,
     PL,
+    CallForm,
     call_form_releases,
     cost_analysis_index_releases,
     form_anchor,
@@ -543,8 +544,8 @@ def answers(releases: list[str]) -> list[Answer]:
         Answer("When did pl.dot go?", "name-pl-dot", "pl.dot, release by release"),
         Answer(
             "When does dict compiler_params break?",
-            form_anchor('compiler_params={"mosaic": {...}}'),
-            'compiler_params={"mosaic": {...}}, release by release',
+            form_anchor(CallForm.DICT_PARAMS),
+            f"{CallForm.DICT_PARAMS}, release by release",
         ),
         Answer(
             f"Do my kernels run on the newest release ({newest})?",

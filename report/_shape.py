@@ -35,6 +35,7 @@ SNAPSHOT: Shape = {
     "features": {str: {"status?": str}},
     "behaviours": {str: object},
     "autodiff?": {"rules?": dict},
+    "summary?": {"probe_titles?": {str: str}},
     "volatile?": dict,
 }
 KERNEL_RESULTS: Shape = {

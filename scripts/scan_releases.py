@@ -27,7 +27,15 @@ REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "pallas_compat" / "release_ranges.json"
 sys.path.insert(0, str(REPO))
 
-from pallas_compat.facts import ALIASES, FEATURES, PUBLIC_MODULES  # noqa: E402
+from pallas_compat.facts import (  # noqa: E402
+    ALIASES,
+    BACKENDS,
+    FEATURES,
+    FEATURES_BY_KEY,
+    GPU_LEGACY,
+    PUBLIC_MODULES,
+    CallForm,
+)
 
 
 def releases(oldest: Version) -> list[str]:
@@ -184,7 +192,7 @@ def top_level_names(root: Path, module: str, seen: frozenset[str] = frozenset())
 def call_forms(root: Path) -> dict[str, bool]:
     """The call forms whose acceptance changed: read from signatures, per release."""
     core = ast.parse((root / "jax/_src/pallas/core.py").read_text())
-    block_spec = next(n for n in core.body if isinstance(n, ast.ClassDef) and n.name == "BlockSpec")
+    block_spec = next(n for n in core.body if isinstance(n, ast.ClassDef) and n.name == BLOCK_SPEC)
     fields = [
         s.target.id
         for s in block_spec.body
@@ -192,22 +200,22 @@ def call_forms(root: Path) -> dict[str, bool]:
     ]
     calls = ast.parse((root / "jax/_src/pallas/pallas_call.py").read_text())
     pallas_call = next(
-        n for n in calls.body if isinstance(n, ast.FunctionDef) and n.name == "pallas_call"
+        n for n in calls.body if isinstance(n, ast.FunctionDef) and n.name == PALLAS_CALL
     )
     params = {a.arg: a for a in pallas_call.args.args + pallas_call.args.kwonlyargs}
     annotation = ast.unparse(params["compiler_params"].annotation)
     return {
-        "BlockSpec(index_map, block_shape)": fields[0] == "index_map",
-        "pallas_call(f=...)": pallas_call.args.args[0].arg == "f",
-        'compiler_params={"mosaic": {...}}': annotation.startswith("dict["),
-        "jax.experimental.pallas.gpu": module_file(root, "jax.experimental.pallas.gpu") is not None,
+        CallForm.BLOCK_SPEC_ORDER: fields[0] == "index_map",
+        CallForm.F_KEYWORD: pallas_call.args.args[0].arg == "f",
+        CallForm.DICT_PARAMS: annotation.startswith("dict["),
+        CallForm.GPU_MODULE: module_file(root, GPU_LEGACY) is not None,
     }
 
 
-PARAMS_MODULES = {
-    "mosaic": "jax/_src/pallas/mosaic/core.py",
-    "triton": "jax/_src/pallas/triton/core.py",
-}
+#: The class and the function whose signatures hold the call forms, as JAX's sources name them.
+BLOCK_SPEC = FEATURES_BY_KEY["block_spec"].modern.attr
+PALLAS_CALL = FEATURES_BY_KEY["pallas_call"].modern.attr
+PARAMS_MODULES = {b.key: b.params_source for b in BACKENDS if b.params_source}
 
 
 def param_fields(root: Path) -> dict[str, set[str]]:
@@ -230,7 +238,7 @@ def param_fields(root: Path) -> dict[str, set[str]]:
 
 def pallas_call_keywords(root: Path) -> set[str]:
     calls = ast.parse((root / "jax/_src/pallas/pallas_call.py").read_text())
-    fn = next(n for n in calls.body if isinstance(n, ast.FunctionDef) and n.name == "pallas_call")
+    fn = next(n for n in calls.body if isinstance(n, ast.FunctionDef) and n.name == PALLAS_CALL)
     return {a.arg for a in fn.args.args + fn.args.kwonlyargs}
 
 

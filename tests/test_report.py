@@ -190,3 +190,25 @@ def test_the_committed_report_is_what_the_committed_results_give(tmp_path: Path)
     for name in ("api-diff.md", "api-diff.html"):
         fresh, committed = (tmp_path / name).read_text(), (REPO / "reports" / name).read_text()
         assert fresh == committed, f"reports/{name} is stale: run nox -s report"
+
+
+def test_the_report_needs_no_jax(tmp_path: Path) -> None:
+    """``nox -s report`` installs neither JAX nor libcst: importing either must not happen."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "for name in ('jax', 'jaxlib', 'libcst'): sys.modules[name] = None  # import fails\n"
+        "from report._cli import main\n"
+        f"raise SystemExit(main(['--out', {str(tmp_path)!r}]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "api-diff.md").read_text() == (REPO / "reports" / "api-diff.md").read_text()
