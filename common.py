@@ -1,10 +1,10 @@
 """What ``probes``, ``kernels`` and ``report`` share, kept in one place (not shipped).
 
-Command lines that fail the same way, error messages made comparable across machines, the
-TPU simulator put back to a clean state after a kernel raised in it, and the schema ids of the
-three kinds of results. Atomic writing is the shim's own (``migrate`` needs it too); it is
-re-exported here so that the harness has one place to import it from. The release matrix (``jax-matrix.json``) is read
-here too: nox, the scripts and the report all need it.
+Status words, command lines that fail the same way, error messages made comparable across
+machines, the TPU simulator put back to a clean state after a kernel raised in it, the schema
+ids of the three kinds of results, and the release matrix (``jax-matrix.json``) that nox, the
+scripts and the report read. Atomic writing is the shim's own (``migrate`` needs it too); it
+is re-exported here so that the harness has one place to import it from.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Drivers around the chapter's kernels, for the behaviour probes.
 
 The kernel bodies are the ones of ``kernels/`` (one set, written against the shim, whose
-``pl.program_id`` and friends are JAX's own objects). The probes call them through the
-installed JAX's own ``pallas_call``, with inputs and shapes of their own, so that what they
-record is what JAX does, not what the shim adapts."""
+``pl.program_id`` and friends are JAX's own objects); probe modules import them from there.
+The drivers call them through the installed JAX's own ``pallas_call``, with inputs and shapes
+of their own, so that what the probes record is what JAX does, not what the shim adapts."""
 
 from __future__ import annotations
 
@@ -11,23 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from kernels.advanced import matmul_acc_kernel, matmul_bf16_kernel, rowsum_kernel, softmax_kernel
-from kernels.basics import add_kernel, double_kernel
-from kernels.interpret_mode import copy_kernel
-from kernels.wrong import mm_kernel_noinit
+from kernels.advanced import matmul_bf16_kernel, rowsum_kernel
+from kernels.basics import add_kernel
 from probes._pallas import block_spec, pl
-
-#: The (i, j, k) matmul with its output zeroed on the first K step (``pl.when``).
-mm_kernel_when = matmul_acc_kernel
-
-__all__ = [
-    "add_kernel",
-    "copy_kernel",
-    "double_kernel",
-    "mm_kernel_noinit",
-    "mm_kernel_when",
-    "softmax_kernel",
-]
 
 
 def f64(a: Any) -> np.ndarray:

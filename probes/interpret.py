@@ -9,19 +9,18 @@ from typing import Any
 
 import numpy as np
 
+from kernels.basics import add_kernel, double_kernel
+from kernels.interpret_mode import copy_kernel
+from kernels.wrong import mm_kernel_noinit
 from pallas_compat.facts import TPU_BACKEND
 from probes._kernels import (
     add8,
     add8_record,
-    add_kernel,
     close,
-    copy_kernel,
-    double_kernel,
     f64,
     matmul_bf16_scratch,
     matmul_grid,
     matmul_inputs,
-    mm_kernel_noinit,
     rowsum,
     sds,
 )

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from kernels.basics import add_kernel
 from pallas_compat.facts import GPU_CUSTOM_CALLS
-from probes._kernels import add_kernel, matmul_bf16_scratch, sds
+from probes._kernels import matmul_bf16_scratch, sds
 from probes._observe import error_record, observe
 from probes._pallas import block_spec, pl, tpu_compiler_params
 from probes._registry import probe

@@ -8,17 +8,17 @@ from typing import Any
 import numpy as np
 
 from common import CallOutcome, quiet_callback_logs, reset_simulator
+from kernels.advanced import matmul_acc_kernel
+from kernels.interpret_mode import copy_kernel
+from kernels.wrong import mm_kernel_noinit
 from probes._kernels import (
     add8,
     add8_record,
     close,
-    copy_kernel,
     f64,
     matmul_grid,
     matmul_inputs,
     max_err,
-    mm_kernel_noinit,
-    mm_kernel_when,
     rowsum,
     sds,
 )
@@ -135,7 +135,7 @@ def uninitialized_memory() -> dict[str, Any]:
             },
         )
         record[f"with_init_{mode}"] = observe(
-            lambda p=params: matmul_grid(mm_kernel_when, a, b, p),
+            lambda p=params: matmul_grid(matmul_acc_kernel, a, b, p),
             lambda out: close(out, ref, 1e-4, 1e-4),
         )
     return record

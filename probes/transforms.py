@@ -8,18 +8,9 @@ from typing import Any
 import numpy as np
 
 from common import CallOutcome
-from probes._kernels import (
-    add_kernel,
-    close,
-    f64,
-    matmul_grid,
-    matmul_inputs,
-    mm_kernel_when,
-    row_call,
-    sds,
-    softmax_kernel,
-    softmax_ref64,
-)
+from kernels.advanced import matmul_acc_kernel, softmax_kernel
+from kernels.basics import add_kernel
+from probes._kernels import close, f64, matmul_grid, matmul_inputs, row_call, sds, softmax_ref64
 from probes._observe import first_line, observe, py_repr
 from probes._pallas import block_spec, enable_x64, pl
 from probes._registry import probe
@@ -39,7 +30,7 @@ def add2d(x: Any, y: Any, bm: int = 64, bn: int = 128) -> Any:
 
 
 def matmul_acc(a: Any, b: Any, bm: int = 64, bk: int = 128, bn: int = 128) -> Any:
-    return matmul_grid(mm_kernel_when, a, b, True, bm=bm, bk=bk, bn=bn)
+    return matmul_grid(matmul_acc_kernel, a, b, True, bm=bm, bk=bk, bn=bn)
 
 
 def with_first_line(record: dict[str, Any]) -> dict[str, Any]:

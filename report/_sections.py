@@ -14,9 +14,9 @@ from pallas_compat.facts import (
     CALL_KEYWORDS,
     COST_ANALYSIS_HINT,
     COST_ANALYSIS_INDEX,
+    FEATURES_BY_KEY,
     HEADLINE_FEATURES,
     INTERPRET_FORMS,
-    PL,
     CallForm,
     call_form_releases,
     cost_analysis_index_releases,
@@ -89,7 +89,9 @@ def ad_cell(snap: Snapshot) -> Cell:
 def summary(snapshots: list[Snapshot]) -> Section:
     rows = []
     for snap in snapshots:
-        block_spec = snap.data["modules"].get(PL, {}).get("names", {}).get("BlockSpec", {})
+        spec = FEATURES_BY_KEY["block_spec"].modern
+        names = snap.data["modules"].get(spec.module, {}).get("names", {})
+        block_spec = names.get(spec.attr, {})
         params = block_spec.get("fields") or block_spec.get("signature") or [{}]
         first = params[0].get("name", "?")
         modules = snap.data["modules"]

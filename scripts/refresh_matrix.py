@@ -21,7 +21,7 @@ from packaging.version import InvalidVersion, Version
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from pallas_compat._atomic import write_atomic  # noqa: E402
+from common import write_atomic  # noqa: E402
 
 MATRIX = ROOT / "jax-matrix.json"
 #: What the committed file says about where the list came from: the registry in words, never
