@@ -57,5 +57,5 @@ def wrapped(space: Namespace) -> types.ModuleType | None:
 
 def fills_of(space: Namespace) -> Mapping[str, Fill]:
     """The fills of ``space``, by name, unbuilt: what ``patch()`` installs."""
-    fills: Mapping[str, Fill] = space.__dict__["_fills"]
-    return types.MappingProxyType(dict(fills))
+    fills: dict[str, Fill] = space.__dict__["_fills"]
+    return types.MappingProxyType(fills)

@@ -9,7 +9,6 @@ rewrites it.
 
 from __future__ import annotations
 
-import enum
 import functools
 import re
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from common import CallOutcome, CorpusStatus, KernelStatus
+from common import CallOutcome, CorpusStatus, KernelStatus, Word
 from pallas_compat.facts import (
     CALL_FORMS,
     CALL_KEYWORDS,
@@ -40,7 +39,7 @@ from report import _changes
 from report._load import Snapshot
 
 
-class ChangeKind(str, enum.Enum):
+class ChangeKind(Word):
     """What kind of break; the values are the guide's group headings."""
 
     REMOVED = "removed"
