@@ -29,6 +29,7 @@ __all__ = [
     "CORPUS_SCHEMA",
     "KERNELS_SCHEMA",
     "SNAPSHOT_SCHEMA",
+    "THIRDPARTY_SCHEMA",
     "TRACEBACK",
     "CallOutcome",
     "CorpusStatus",
@@ -57,6 +58,7 @@ __all__ = [
 SNAPSHOT_SCHEMA = "pallas-compat/snapshot/1"
 KERNELS_SCHEMA = "pallas-compat/kernels/1"
 CORPUS_SCHEMA = "pallas-compat/corpus/1"
+THIRDPARTY_SCHEMA = "pallas-compat/thirdparty/1"
 
 
 # -- status words -----------------------------------------------------------------------------

@@ -14,7 +14,7 @@ keep_libtpu_offline()
 
 from typing import TYPE_CHECKING, Any  # noqa: E402
 
-from pallas_compat._api import enable_x64, namespace  # noqa: E402
+from pallas_compat._api import SPELLINGS, enable_x64, install_module_finder, namespace  # noqa: E402
 from pallas_compat._errors import (  # noqa: E402
     MissingFeatureError,
     PallasCompatError,
@@ -74,28 +74,20 @@ __all__ = [
     "unpatch",
 ]
 
-#: Namespace -> the shim's name for it; ``plgpu`` is the chapter's and JAX's docs' alias for
-#: Mosaic GPU (not the pre-0.6.1 ``pallas.gpu`` module, which ``pltriton`` serves).
-_NAMESPACES = {
-    "pl": "pl",
-    "pltpu": "pltpu",
-    "pltriton": "pltriton",
-    "plmgpu": "plmgpu",
-    "plgpu": "plmgpu",
-}
+install_module_finder()
 
 
 def __getattr__(name: str) -> Any:
     """The namespaces import their JAX module on first use (``pltpu`` alone costs ~0.8 s)."""
-    if name not in _NAMESPACES:
+    if name not in SPELLINGS:
         raise AttributeError(f"module 'pallas_compat' has no attribute {name!r}")
-    value = namespace(_NAMESPACES[name])
+    value = namespace(SPELLINGS[name])
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_NAMESPACES))
+    return sorted(set(globals()) | set(SPELLINGS))
 
 
 def features() -> dict[str, dict[str, object]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pallas_compat._facts import BLOCK_SPEC_ORDER, CALL_FORMS
+from pallas_compat._facts import BLOCK_SPEC_ORDER, CALL_FORMS, DICT_PARAMS
 
 
 def name_anchor(spelling: str) -> str:
@@ -23,6 +23,8 @@ def anchor_for(api: str) -> str:
     not, is one), an enum's row for one of its members, else the name's row."""
     if api.startswith("BlockSpec"):
         return form_anchor(BLOCK_SPEC_ORDER)
+    if api.startswith("compiler_params={"):  # any backend's dict: one row
+        return form_anchor(DICT_PARAMS)
     if api in CALL_FORMS or "(" in api:
         return form_anchor(api)
     parts = api.split(".")

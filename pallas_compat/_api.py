@@ -1,14 +1,25 @@
-"""The namespaces ``pl``, ``pltpu``, ``pltriton``, ``plmgpu``: built once, on first use."""
+"""The namespaces ``pl``, ``pltpu``, ``pltriton``, ``plmgpu`` (and the JAX modules outside
+Pallas that kernel files import): built once, on first use, and importable as modules."""
 
 from __future__ import annotations
 
 import functools
+import importlib.abc
+import importlib.machinery
+import sys
+import types
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 from pallas_compat._fills import NAMESPACES
 from pallas_compat._namespace import Namespace
 from pallas_compat._resolve import import_optional
+
+PACKAGE = "pallas_compat"
+#: ``plgpu`` is the chapter's and JAX's docs' alias for Mosaic GPU (not the pre-0.6.1
+#: ``pallas.gpu`` module, which ``pltriton`` serves).
+SPELLINGS: dict[str, str] = {**{alias: alias for alias in NAMESPACES}, "plgpu": "plmgpu"}
 
 
 @functools.cache
@@ -22,7 +33,31 @@ def namespace(alias: str) -> Namespace:
             native = import_optional(name)
         if native is not None:
             break
-    return Namespace(f"pallas_compat.{alias}", native, fills())
+    return Namespace(f"{PACKAGE}.{alias}", native, fills())
+
+
+class NamespaceModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """``import pallas_compat.pltpu as pltpu`` and ``from pallas_compat.pl import BlockSpec``:
+    the same namespace objects as ``from pallas_compat import pltpu``, as module paths."""
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: types.ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        package, _, name = fullname.partition(".")
+        if package != PACKAGE or name not in SPELLINGS:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        return namespace(SPELLINGS[spec.name.partition(".")[2]])
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Nothing to run: the namespace builds its names on first lookup."""
+
+
+def install_module_finder() -> None:
+    if not any(isinstance(finder, NamespaceModules) for finder in sys.meta_path):
+        sys.meta_path.append(NamespaceModules())
 
 
 def enable_x64(new_val: bool = True) -> Any:

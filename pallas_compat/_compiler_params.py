@@ -120,6 +120,23 @@ def has_semantics_enum() -> bool:
     return resolve(FEATURES_BY_KEY["grid_dimension_semantics"]).status is not Resolution.UNAVAILABLE
 
 
+def without_unknown_keys(backend: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """A dict's keys that no release's params know, dropped where the dict era ignored them
+    (Triton), with a warning that names them; kept (and refused later) elsewhere."""
+    unknown = sorted(set(fields) - set(PARAM_FIELDS.get(backend, {})))
+    if not unknown or not BACKENDS_BY_KEY[backend].dict_ignored_unknown_keys:
+        return fields
+    names = ", ".join(repr(name) for name in unknown)
+    warn_once(
+        f"dict-params-unknown:{backend}:{names}",
+        f'compiler_params={{"{backend}": {{...}}}} has {names}, which no JAX release\'s '
+        f"{backend} params know; the dict-era lowering ignored such keys, and pallas-compat "
+        "dropped them (check the spelling: num_warps, num_stages)",
+        stacklevel=5,
+    )
+    return {name: value for name, value in fields.items() if name not in unknown}
+
+
 def from_dict(params: Mapping[str, Any]) -> dict[str, Any]:
     """``{"mosaic": {...}}`` -> ``{"mosaic": {...}}`` with old key spellings made current."""
     return {(b.key if (b := backend_of(k)) else k): dict(v) for k, v in params.items()}
@@ -138,6 +155,7 @@ def normalize(params: Any, *, accepts_dicts: bool) -> Any:
         ((backend, fields),) = by_backend.items()
         cls = params_class(backend) if backend in BACKENDS_BY_KEY else None
         if cls is not None:
+            fields = without_unknown_keys(backend, fields)
             warn_once(
                 f"dict-params:{backend}",
                 f'compiler_params={{"{backend}": {{...}}}} is the old dict form; write '

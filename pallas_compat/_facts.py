@@ -21,6 +21,13 @@ TPU = f"{PL}.tpu"
 TRITON = f"{PL}.triton"
 GPU_LEGACY = f"{PL}.gpu"
 MOSAIC_GPU = f"{PL}.mosaic_gpu"
+#: JAX modules outside Pallas that old kernel files import (measured from the corpora).
+FOR_LOOP = "jax._src.lax.control_flow.for_loop"
+JAX_UTIL = "jax.util"
+PRIVATE_UTIL = "jax._src.util"
+PRIVATE_DTYPES = "jax._src.dtypes"
+OLD_PRNG = "jax._src.prng"
+PRNG = "jax._src.random.prng"
 
 #: Which releases have each location and accept each call form, measured by
 #: ``scripts/scan_releases.py`` over every JAX release on PyPI from 0.4.30.
@@ -117,6 +124,9 @@ class Feature:
     #: Every location is the same API under another name, so ``migrate`` may rewrite one
     #: spelling into another.
     renamed: bool = False
+    #: A JAX API outside Pallas that kernel files use (``for_loop``, ``jax.util``): doctor
+    #: lists its uses though its locations are private, and the shim serves it.
+    outside: bool = False
 
     @property
     def modern(self) -> Location:
@@ -166,10 +176,11 @@ def _feature(
     *,
     backfill: str | None = None,
     renamed: bool = False,
+    outside: bool = False,
 ) -> Feature:
     locations = tuple(Location.parse(p) for p in places.split())
     twin = Location.parse(backfill) if backfill else None
-    return Feature(key, title, locations, hint, fallback, twin, renamed)
+    return Feature(key, title, locations, hint, fallback, twin, renamed, outside)
 
 
 FEATURES: tuple[Feature, ...] = (
@@ -402,6 +413,40 @@ FEATURES: tuple[Feature, ...] = (
         "with jax.enable_x64(True): ...",
         renamed=True,
     ),
+    # -- outside Pallas, imported by kernel files of the corpora (JAX's own ops, libraries)
+    _feature(
+        "for_loop",
+        "for_loop over refs (the in-kernel loop of the 0.4 era)",
+        f"{FOR_LOOP}:for_loop",
+        "jax.lax.fori_loop over values: migrate writes a local _for_loop that hands the body "
+        "ref-like boxes (JAX's own kernels rewrote their bodies to return the new state)",
+        outside=True,
+    ),
+    _feature(
+        "jax_util",
+        "jax.util helpers (HashableFunction, safe_map, ...)",
+        "jax:util jax._src:util",
+        "from jax._src import util: the module JAX's own kernels import since jax.util went "
+        "(there is no public successor)",
+        renamed=True,
+        outside=True,
+    ),
+    _feature(
+        "bit_width",
+        "bits per element of a dtype",
+        f"{PRIVATE_DTYPES}:bit_width jax.dtypes:itemsize_bits",
+        "jax.dtypes.itemsize_bits(dtype)",
+        renamed=True,
+        outside=True,
+    ),
+    _feature(
+        "prng",
+        "the PRNG implementation module (threefry, PRNGImpl)",
+        "jax._src:prng jax._src.random:prng",
+        "from jax._src.random import prng (the module moved; there is no public successor)",
+        renamed=True,
+        outside=True,
+    ),
 )
 
 FEATURES_BY_KEY: dict[str, Feature] = {f.key: f for f in FEATURES}
@@ -413,14 +458,22 @@ MEMBER_MOVES: dict[tuple[str, str], str] = {
     ("tpu_memory_space", "HOST"): "host_memory_space",
 }
 
-#: The shim namespace that serves each public Pallas module (``pallas.gpu`` was Triton's).
+#: The shim namespace that serves each public Pallas module (``pallas.gpu`` was Triton's),
+#: and each JAX module outside Pallas that kernel files import.
 NAMESPACE_OF: dict[str, str] = {
     PL: "pl",
     TPU: "pltpu",
     TRITON: "pltriton",
     GPU_LEGACY: "pltriton",
     MOSAIC_GPU: "plmgpu",
+    FOR_LOOP: "for_loop",
+    JAX_UTIL: "jax_util",
+    PRIVATE_DTYPES: "dtypes",
+    OLD_PRNG: "prng",
 }
+#: Of those, the modules outside Pallas: ``patch()`` puts the shim's namespace where one is
+#: gone (``jax.util`` after 0.7.2) and its back-fills into the ones that stay.
+OUTSIDE_MODULES: tuple[str, ...] = (FOR_LOOP, JAX_UTIL, PRIVATE_DTYPES, OLD_PRNG)
 
 
 @functools.cache
@@ -528,6 +581,10 @@ class Backend:
     default: bool = False
     #: Where JAX's sources define its CompilerParams (the release scan reads the fields there).
     params_source: str = ""
+    #: The dict era's lowering read the keys it knew and ignored the rest (Triton: ``num_warps``
+    #: and ``num_stages``), and interpret mode read none: a dict key no release knows (a
+    #: misspelt ``num_wraps``) is dropped with a warning, as those releases dropped it.
+    dict_ignored_unknown_keys: bool = False
 
 
 BACKENDS: tuple[Backend, ...] = (
@@ -554,6 +611,7 @@ BACKENDS: tuple[Backend, ...] = (
         "triton_compiler_params",
         dict_fields=frozenset({"num_warps", "num_stages", "serialized_metadata"}),
         params_source="jax/_src/pallas/triton/core.py",
+        dict_ignored_unknown_keys=True,
     ),
     Backend("mosaic_gpu", "mosaic_gpu", "mosaic_gpu_compiler_params"),
 )
@@ -591,6 +649,10 @@ class CallForm(str, enum.Enum):
     F_KEYWORD = "pallas_call(f=...)"
     DICT_PARAMS = 'compiler_params={"mosaic": {...}}'
     GPU_MODULE = GPU_LEGACY
+    #: ``class PatchBlockSpec(pl.BlockSpec): def __init__(self, index_map, block_shape)``: works
+    #: until JAX rebuilds specs with ``spec.replace(memory_space=...)`` (0.10.0), which calls
+    #: the subclass with every field by keyword.
+    BLOCK_SPEC_SUBCLASS = "class X(BlockSpec) with its own __init__"
 
     def __str__(self) -> str:
         return str(self.value)
@@ -602,11 +664,28 @@ CALL_FORMS: dict[CallForm, str] = {
     CallForm.F_KEYWORD: "pl.pallas_call(kernel, ...)",
     CallForm.DICT_PARAMS: "compiler_params=pltpu.CompilerParams(...)",
     CallForm.GPU_MODULE: TRITON,
+    CallForm.BLOCK_SPEC_SUBCLASS: "an __init__ that passes every other field on: def __init__("
+    "self, index_map, block_shape, **fields): super().__init__(block_shape=block_shape, "
+    "index_map=index_map, **fields) (JAX rebuilds specs with spec.replace(memory_space=...))",
 }
+
+
+def dict_params_form(key: str) -> tuple[str, str]:
+    """(what people wrote, what to write instead) for a ``compiler_params`` dict keyed by
+    ``key``: ``compiler_params={"triton": {...}}`` -> ``pltriton.CompilerParams(...)``. The
+    releases are the dict form's (``DICT_PARAMS``) whichever backend the dict names."""
+    backend = backend_of(key)
+    if backend is None or backend is TPU_BACKEND:
+        return str(CallForm.DICT_PARAMS), CALL_FORMS[CallForm.DICT_PARAMS]
+    params = FEATURES_BY_KEY[backend.feature].modern.spelling
+    return f'compiler_params={{"{backend.key}": {{...}}}}', f"compiler_params={params}(...)"
+
+
 BLOCK_SPEC_ORDER = CallForm.BLOCK_SPEC_ORDER
 F_KEYWORD = CallForm.F_KEYWORD
 DICT_PARAMS = CallForm.DICT_PARAMS
 GPU_MODULE = CallForm.GPU_MODULE
+BLOCK_SPEC_SUBCLASS = CallForm.BLOCK_SPEC_SUBCLASS
 
 
 #: What to write for a ``pallas_call`` keyword that some release lacks (the releases of each
@@ -662,12 +741,39 @@ def cost_analysis_index_releases(scanned: list[str]) -> tuple[tuple[str, str], .
     return ((old[0], old[-1]),) if old else ()
 
 
-#: Keyword arguments JAX renamed on a function, old -> new; the shim passes whichever the
-#: installed function takes (looked up in its signature).
-KEYWORD_RENAMES: dict[tuple[str, str], dict[str, str]] = {
-    (PL, "kernel"): {"out_shape": "out_type", "scratch_shapes": "scratch_types"},
-    (MOSAIC_GPU, "kernel"): {"out_shape": "out_type", "scratch_shapes": "scratch_types"},
+#: Keyword arguments JAX renamed on a callable: each group is one argument's spellings, oldest
+#: first; the shim passes whichever the installed callable takes (from its signature), and
+#: ``migrate`` writes the newest one the target takes.
+KEYWORD_RENAMES: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
+    (PL, "kernel"): (("out_shape", "out_type"), ("scratch_shapes", "scratch_types")),
+    (MOSAIC_GPU, "kernel"): (("out_shape", "out_type"), ("scratch_shapes", "scratch_types")),
+    (TPU, "InterpretParams"): (
+        ("num_cores_per_device", "num_cores_or_threads_per_device", "num_cores_or_threads"),
+    ),
 }
+
+
+#: What to write instead of a keyword JAX dropped from a callable with no successor, where
+#: leaving it out changes what the call does (``module:name``, keyword) -> advice.
+KEYWORD_ADVICE: dict[tuple[str, str], str] = {
+    (f"{TPU}:emit_pipeline", "should_accumulate_out"): "accumulate in the body: zero the output "
+    "block on the first step of its reduction (pl.when) and add to it (JAX 0.10.0 removed "
+    "the automatic accumulation)",
+    (f"{TPU}:emit_pipeline_with_allocations", "should_accumulate_out"): "accumulate in the body, "
+    "as for pltpu.emit_pipeline (JAX 0.10.0 removed the automatic accumulation)",
+}
+
+
+def keyword_spellings(groups: tuple[tuple[str, ...], ...], takes: set[str]) -> dict[str, str]:
+    """Each spelling a callable does not take -> the one of its group it does take."""
+    return {
+        given: taken
+        for group in groups
+        for taken in group
+        if taken in takes
+        for given in group
+        if given not in takes
+    }
 
 
 def call_form_releases(form: str) -> list[list[str]]:
@@ -681,3 +787,18 @@ def param_field_releases(backend: str, field: str) -> list[list[str]]:
 
 def pallas_call_keyword_releases(name: str) -> list[list[str]]:
     return release_ranges()["pallas_call_keywords"].get(name, [])
+
+
+def keyword_releases(callable_key: str, name: str) -> list[list[str]]:
+    """The releases whose ``callable_key`` (``module:name``) takes keyword ``name``, where that
+    changed while the callable lived; [] where it never did (or is not known)."""
+    return release_ranges().get("keywords", {}).get(callable_key, {}).get(name, [])
+
+
+def renamed_keyword(callable_key: str, name: str) -> str | None:
+    """The newest spelling of a keyword JAX renamed on a callable (``KEYWORD_RENAMES``)."""
+    module, _, attr = callable_key.partition(":")
+    for group in KEYWORD_RENAMES.get((module, attr), ()):
+        if name in group and name != group[-1]:
+            return group[-1]
+    return None

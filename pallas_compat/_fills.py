@@ -19,6 +19,7 @@ from pallas_compat import (
     _enum_view,
     _facade,
     _interpret,
+    _outside,
     _pallas_call,
     _tpu_info,
 )
@@ -27,18 +28,25 @@ from pallas_compat._facts import (
     ALIASES,
     BACKENDS,
     FEATURES_BY_KEY,
+    FOR_LOOP,
     GPU_LEGACY,
+    JAX_UTIL,
     KEYWORD_RENAMES,
     MEMBER_MOVES,
     MOSAIC_GPU,
     NAMESPACE_OF,
+    OLD_PRNG,
     PL,
+    PRIVATE_DTYPES,
+    PRIVATE_UTIL,
+    PRNG,
     TPU,
     TRITON,
     Backend,
     Feature,
     Location,
     backfilled_features,
+    keyword_spellings,
     renames,
 )
 from pallas_compat._namespace import Fill
@@ -103,11 +111,15 @@ def feature_object(key: str | Feature, spelling: str, *, old: bool = False) -> F
 
 
 def with_moved_members(feature: Feature, spelling: str, obj: Any) -> Any:
-    """An old enum name as old code used it: with the members JAX moved out of the enum."""
+    """An enum as old code used it: with the members JAX moved out of it, where this JAX has
+    them elsewhere (``pltpu.MemorySpace.ANY`` is ``pl.ANY`` from 0.8.2). The native enum
+    where none moved."""
     moved = {
         member: lambda key=key: resolve(FEATURES_BY_KEY[key]).obj
         for (owner, member), key in MEMBER_MOVES.items()
-        if owner == feature.key and not hasattr(obj, member)
+        if owner == feature.key
+        and not hasattr(obj, member)
+        and resolve(FEATURES_BY_KEY[key]).status is not Resolution.UNAVAILABLE
     }
     if not moved or not isinstance(obj, type):
         return obj
@@ -126,14 +138,15 @@ def native_in(alias: str, name: str) -> Any:
     return None
 
 
-def keywords_either_way(fn: Callable[..., Any], renames: dict[str, str]) -> Callable[..., Any]:
-    """``fn`` taking the old and the new spelling of each renamed keyword."""
+def keywords_either_way(
+    fn: Callable[..., Any], renames: tuple[tuple[str, ...], ...]
+) -> Callable[..., Any]:
+    """``fn`` taking every spelling of each renamed keyword (groups of ``KEYWORD_RENAMES``)."""
     try:
         takes = set(inspect.signature(fn).parameters)
     except (TypeError, ValueError):
         return fn
-    wanted = {old: new for old, new in renames.items() if new in takes and old not in takes}
-    wanted |= {new: old for old, new in renames.items() if old in takes and new not in takes}
+    wanted = keyword_spellings(renames, takes)
     if not wanted:
         return fn
 
@@ -145,13 +158,14 @@ def keywords_either_way(fn: Callable[..., Any], renames: dict[str, str]) -> Call
 
 
 def renamed_keyword_fills(alias: str) -> dict[str, Fill]:
-    """Functions whose keywords JAX renamed (``pl.kernel(out_shape=)`` -> ``out_type=``)."""
+    """Functions whose keywords JAX renamed (``pl.kernel(out_shape=)`` -> ``out_type=``); the
+    classes with renamed fields have fills of their own (``InterpretParams``)."""
     fills: dict[str, Fill] = {}
     for (module, name), keywords in KEYWORD_RENAMES.items():
-        if NAMESPACE_OF.get(module) != alias:
+        if NAMESPACE_OF.get(module) != alias or name[0].isupper():
             continue
 
-        def build(name: str = name, keywords: dict[str, str] = keywords) -> Any:
+        def build(name: str = name, keywords: tuple[tuple[str, ...], ...] = keywords) -> Any:
             fn = native_in(alias, name)
             if fn is None:
                 raise AttributeError(f"module {alias!r} has no attribute {name!r} on this JAX")
@@ -171,8 +185,10 @@ def renamed_fills(alias: str) -> dict[str, Fill]:
             if loc.private or NAMESPACE_OF.get(loc.module) != alias or loc.attr in fills:
                 continue
             elsewhere = feature_object(feature, loc.spelling, old=loc != feature.modern)
-            fills[loc.attr] = lambda n=loc.attr, e=elsewhere: (  # type: ignore[misc]
-                native if (native := native_in(alias, n)) is not None else e()
+            fills[loc.attr] = lambda n=loc.attr, e=elsewhere, f=feature, s=loc.spelling: (  # type: ignore[misc]
+                with_moved_members(f, s, native)
+                if (native := native_in(alias, n)) is not None
+                else e()
             )
     return fills
 
@@ -412,10 +428,40 @@ class CostEstimate:
         return True
 
 
-#: Namespace name -> (native module candidates, newest first; fills).
+def for_loop_fills() -> dict[str, Fill]:
+    hint = FEATURES_BY_KEY["for_loop"].hint
+    fallback = lambda: backfilled("for_loop", _outside.for_loop, hint)  # noqa: E731
+    return {"for_loop": native_or(FOR_LOOP, "for_loop", fallback)}
+
+
+def dtypes_fills() -> dict[str, Fill]:
+    """``bit_width`` as JAX had it, or under its new name, or rebuilt from public APIs."""
+    feature = FEATURES_BY_KEY["bit_width"]
+    spelling = f"{PRIVATE_DTYPES}.bit_width"
+
+    def bit_width() -> Any:
+        resolved = resolve(feature)
+        if resolved.status is Resolution.UNAVAILABLE:
+            return backfilled(spelling, _outside.bit_width, feature.hint)
+        return feature_object(feature, spelling, old=True)()
+
+    return {"bit_width": native_or(PRIVATE_DTYPES, "bit_width", bit_width)}
+
+
+def nothing() -> dict[str, Fill]:
+    return {}
+
+
+#: Namespace name -> (native module candidates, newest first; fills). The last four are JAX
+#: modules outside Pallas that old kernel files import (``NAMESPACE_OF``): the module, or
+#: where it moved, or nothing but the back-fills.
 NAMESPACES: dict[str, tuple[tuple[str, ...], Callable[[], dict[str, Fill]]]] = {
     "pl": ((PL,), pl_fills),
     "pltpu": ((TPU,), tpu_fills),
     "pltriton": ((TRITON, GPU_LEGACY), triton_fills),
     "plmgpu": ((MOSAIC_GPU,), mosaic_gpu_fills),
+    "for_loop": ((FOR_LOOP,), for_loop_fills),
+    "jax_util": ((JAX_UTIL, PRIVATE_UTIL), nothing),
+    "dtypes": ((PRIVATE_DTYPES,), dtypes_fills),
+    "prng": ((OLD_PRNG, PRNG), nothing),
 }

@@ -14,7 +14,7 @@ from typing import Any
 
 from pallas_compat._errors import RefusedArgumentError, installed_jax, unsupported
 from pallas_compat._facade import facade
-from pallas_compat._facts import FEATURES_BY_KEY, PL
+from pallas_compat._facts import FEATURES_BY_KEY, KEYWORD_RENAMES, PL, TPU, keyword_spellings
 from pallas_compat._resolve import Resolution, resolve
 
 
@@ -89,15 +89,19 @@ def adapt_recorder(recorder: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def tpu_params_class(native: type) -> type:
-    """``pltpu.InterpretParams`` whose ``grid_point_recorder`` may use either protocol."""
+    """``pltpu.InterpretParams`` whose ``grid_point_recorder`` may use either protocol and
+    whose renamed fields take every spelling (``num_cores_per_device`` of 0.6-0.8.1 is
+    ``num_cores_or_threads`` from 0.9)."""
 
     known = (
         {f.name for f in dataclasses.fields(native)} if dataclasses.is_dataclass(native) else None
     )
+    spellings = keyword_spellings(KEYWORD_RENAMES[(TPU, "InterpretParams")], known or set())
 
     def convert(
         args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        kwargs = {spellings.get(name, name): value for name, value in kwargs.items()}
         unknown = sorted(set(kwargs) - known) if known is not None else []
         if unknown:
             raise RefusedArgumentError(

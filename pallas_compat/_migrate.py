@@ -10,33 +10,43 @@ from libcst.codemod.visitors import AddImportsVisitor
 from libcst.metadata import QualifiedNameProvider
 
 from pallas_compat._block_spec_order import Bindings, block_spec_order, positional
+from pallas_compat._block_spec_subclass import mended, subclasses_block_spec
 from pallas_compat._cost_analysis import migrate_cost_analysis
 from pallas_compat._facts import (
     ALIASES,
     BACKENDS_BY_KEY,
+    BLOCK_SPEC_SUBCLASS,
     CALL_BACKENDS,
-    CALL_FORMS,
     CALL_KEYWORDS,
     FEATURES_BY_KEY,
     GPU_LEGACY,
+    KEYWORD_ADVICE,
+    KEYWORD_RENAMES,
     MEMBER_MOVES,
+    PARAM_FIELDS,
     PL,
     TPU,
     TRITON,
     Feature,
     Location,
     backend_of,
+    dict_params_form,
+    keyword_releases,
     pallas_call_keyword_releases,
     param_field_releases,
     works_in,
 )
+from pallas_compat._for_loop import migrate_for_loop
+from pallas_compat._load_store import PARAMETERS, canonical
 from pallas_compat._source import (
     BLOCK_SPEC_ORDER,
     DICT_PARAMS,
     F_KEYWORD,
     GPU_MODULE,
+    PALLAS_CALL,
     Drift,
     call_form_releases,
+    called,
     dict_entries,
     dict_params,
     drifted_names,
@@ -46,6 +56,10 @@ from pallas_compat._source import (
 )
 
 MARKER = "# pallas-compat:"
+#: Keywords the pallas_call rewrite below handles itself.
+HANDLED_KEYWORDS = frozenset(
+    (PALLAS_CALL, name) for name in ("f", "kernel", "backend", "compiler_params", "cost_estimate")
+)
 TRITON_LOAD = Location(TRITON, "load")
 TRITON_STORE = Location(TRITON, "store")
 TPU_REPEAT = Location(TPU, "repeat")
@@ -83,6 +97,27 @@ def attr(dotted: str) -> cst.BaseExpression:
     return cst.parse_expression(dotted)
 
 
+def one_per_line(
+    original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
+    """A statement a rewrite made into several (an import split in two, a swap into its read
+    and its write) as several lines: the first keeps the lines above, the last the comment."""
+    if len(updated.body) == len(original.body) or len(original.body) != 1:
+        return updated
+    last = len(updated.body) - 1
+    lines = [
+        cst.SimpleStatementLine(
+            [statement.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)],
+            leading_lines=updated.leading_lines if i == 0 else (),
+            trailing_whitespace=(
+                updated.trailing_whitespace if i == last else cst.TrailingWhitespace()
+            ),
+        )
+        for i, statement in enumerate(updated.body)
+    ]
+    return cst.FlattenSentinel(lines)
+
+
 class Migrator(cst.CSTTransformer):
     METADATA_DEPENDENCIES = (QualifiedNameProvider,)
 
@@ -110,12 +145,16 @@ class Migrator(cst.CSTTransformer):
         return works_in(call_form_releases(form), self.target)
 
     def alias_for(self, module: str) -> str:
-        """The name this file uses for ``module``, adding the import if it has none."""
+        """The name this file uses for ``module``, adding the import if it has none. A JAX
+        module outside Pallas is reached through ``jax`` (``jax.dtypes.itemsize_bits``), so
+        that no new name can shadow one the file binds (``from jax._src import dtypes``)."""
         if module in self.aliases:
             return self.aliases[module]
         if module == "jax":
             AddImportsVisitor.add_needed_import(self.context, "jax")
             return "jax"
+        if module.startswith("jax.") and module not in ALIASES and module != "jax.numpy":
+            return f"{self.alias_for('jax')}.{module.removeprefix('jax.')}"
         parent, _, child = module.rpartition(".")
         alias = {**ALIASES, "jax.numpy": "jnp"}.get(module, child)
         AddImportsVisitor.add_needed_import(self.context, parent, child, asname=alias)
@@ -131,7 +170,7 @@ class Migrator(cst.CSTTransformer):
         if feature is None or not feature.renamed:
             return None
         for loc in reversed(feature.locations):
-            if not loc.private and self.works(loc):
+            if (not loc.private or feature.outside) and self.works(loc):
                 return loc
         return None
 
@@ -164,16 +203,29 @@ class Migrator(cst.CSTTransformer):
             self.aliases.setdefault(f"{base}.{alias.name.value}", bound)
 
     def leave_Import(self, original: cst.Import, updated: cst.Import) -> cst.Import:
-        if self.form_works(GPU_MODULE):
-            return updated
+        """``import <old module> as name`` -> ``import <where it is now> as name``."""
         names = []
         for alias in updated.names:
-            if cst.helpers.get_full_name_for_node(alias.name) == GPU_LEGACY and alias.asname:
+            dotted = cst.helpers.get_full_name_for_node(alias.name) or ""
+            if dotted == GPU_LEGACY and alias.asname and not self.form_works(GPU_MODULE):
                 alias = alias.with_changes(name=attr(TRITON))
+            elif alias.asname and (moved := self.moved_module(dotted)) is not None:
+                alias = alias.with_changes(name=attr(moved))
             names.append(alias)
         return updated.with_changes(names=names)
 
-    def leave_ImportFrom(self, original: cst.ImportFrom, updated: cst.ImportFrom) -> cst.ImportFrom:
+    def moved_module(self, dotted: str) -> str | None:
+        """Where a module JAX moved lives on the target (``jax.util`` -> ``jax._src.util``),
+        when the target lacks the old one; None otherwise."""
+        hit = drifted_names().get(dotted)
+        if hit is None or self.works(hit.location):
+            return None
+        new = self.replacement(hit)
+        return None if new is None else f"{new.module}.{new.attr}"
+
+    def leave_ImportFrom(
+        self, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.ImportFrom | cst.FlattenSentinel[cst.BaseSmallStatement]:
         """``from old import Name`` -> ``from new import NewName as Name``: uses stay valid."""
         source = cst.helpers.get_full_name_for_node(updated.module) if updated.module else ""
         if isinstance(updated.names, cst.ImportStar):
@@ -182,7 +234,8 @@ class Migrator(cst.CSTTransformer):
         if source == GPU_LEGACY and not self.form_works(GPU_MODULE):
             updated = updated.with_changes(module=attr(TRITON))
             base = TRITON
-        names = []
+        names: list[cst.ImportAlias] = []
+        elsewhere: dict[str, list[cst.ImportAlias]] = {}
         for alias in updated.names:
             name = alias.name.value
             keep_binding = alias.asname or cst.AsName(cst.Name(name))
@@ -194,8 +247,20 @@ class Migrator(cst.CSTTransformer):
             new = self.replacement(hit) if hit and not self.works(hit.location) else None
             if new is not None and new.module == base:
                 alias = alias.with_changes(name=cst.Name(new.attr), asname=keep_binding)
+            elif new is not None and hit is not None and hit.feature and hit.feature.outside:
+                # from jax import util -> from jax._src import util as util
+                moved = alias.with_changes(name=cst.Name(new.attr), asname=keep_binding)
+                elsewhere.setdefault(new.module, []).append(moved)
+                continue
             names.append(alias)
-        return updated.with_changes(names=names)
+        if not elsewhere:
+            return updated.with_changes(names=names)
+        made: list[cst.ImportFrom] = []
+        for module, aliases in ([(base, names)] if names else []) + list(elsewhere.items()):
+            aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            # the first statement keeps the layout (parentheses, comments) of the original
+            made.append(updated.with_changes(module=attr(module), names=aliases))
+        return made[0] if len(made) == 1 else cst.FlattenSentinel(made)
 
     # -- statements: markers, and pl.store(...) as a statement becomes an assignment
 
@@ -204,31 +269,53 @@ class Migrator(cst.CSTTransformer):
 
     def leave_SimpleStatementLine(
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
-    ) -> cst.SimpleStatementLine:
+    ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
         notes = self.markers.pop()
         comment = updated.trailing_whitespace.comment
-        if not notes or (comment and MARKER in comment.value):
-            return updated
-        text = f"{MARKER} {'; '.join(dict.fromkeys(notes))}"
-        if comment is not None:  # the author's comment stays; the note follows it
-            text = f"{comment.value}  {text}"
-        return updated.with_changes(
-            trailing_whitespace=updated.trailing_whitespace.with_changes(
-                whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(text)
+        if notes and not (comment and MARKER in comment.value):
+            text = f"{MARKER} {'; '.join(dict.fromkeys(notes))}"
+            if comment is not None:  # the author's comment stays; the note follows it
+                text = f"{comment.value}  {text}"
+            updated = updated.with_changes(
+                trailing_whitespace=updated.trailing_whitespace.with_changes(
+                    whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(text)
+                )
             )
-        )
+        return one_per_line(original, updated)
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmallStatement:
+        """``pl.store(ref, idx, v)`` / ``pl.swap(ref, idx, v)`` as a statement (in any
+        spelling, no mask) -> ``ref[idx] = v``."""
         call = original.value
         if not (isinstance(call, cst.Call) and isinstance(updated.value, cst.Call)):
             return updated
-        if not is_call_to(call, self, "store") or self.works(Location(PL, "store")):
+        if self.removed_access(call, updated.value) not in ("store", "swap"):
             return updated
-        args = updated.value.args
-        if len(args) == 3 and all(a.keyword is None and not a.star for a in args):
-            ref, idx, value = (a.value for a in args)
+        bound = canonical(updated.value, "swap")
+        if bound is not None and len(bound.args) == 3:
+            ref, idx, value = (a.value for a in bound.args)
+            self.unmark("pl.swap ")
             return cst.Assign([cst.AssignTarget(subscript(ref, idx))], standalone(value))
         return updated
+
+    def leave_Assign(
+        self, original: cst.Assign, updated: cst.Assign
+    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement]:
+        """``old = pl.swap(ref, idx, v)`` (no mask) -> ``old = ref[idx]`` and ``ref[idx] = v``:
+        the read, then the write, that swap was (``v`` is evaluated after the read; it could
+        not see ``old``, which it binds)."""
+        call = original.value
+        if not (isinstance(call, cst.Call) and isinstance(updated.value, cst.Call)):
+            return updated
+        if self.removed_access(call, updated.value) != "swap":
+            return updated
+        bound = canonical(updated.value, "swap")
+        if bound is None or len(bound.args) != 3:
+            return updated
+        ref, idx, value = (a.value for a in bound.args)
+        self.unmark("pl.swap ")
+        write = cst.Assign([cst.AssignTarget(subscript(ref, idx))], standalone(value))
+        return cst.FlattenSentinel([updated.with_changes(value=subscript(ref, idx)), write])
 
     # -- names: renamed features
 
@@ -273,11 +360,26 @@ class Migrator(cst.CSTTransformer):
 
     # -- calls: load/store, call forms
 
+    def removed_access(self, original: cst.Call, updated: cst.Call) -> str | None:
+        """``load``, ``store`` or ``swap`` where the call is to the removed ``pl`` one and the
+        target lacks it."""
+        for name in PARAMETERS:
+            if is_call_to(original, self, name) and not self.works(Location(PL, name)):
+                return name
+        return None
+
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if is_call_to(original, self, "load") and not self.works(Location(PL, "load")):
-            return self.migrate_load(original, updated)
-        if is_call_to(original, self, "store") and not self.works(Location(PL, "store")):
-            return self.migrate_masked_store(original, updated)
+        access = self.removed_access(original, updated)
+        if access in ("load", "store"):
+            bound = canonical(original, access), canonical(updated, access)
+            if bound[0] is None or bound[1] is None:
+                self.mark(
+                    f"pl.{access} is not in JAX {self.target}: {drifted_names()[f'{PL}.{access}'].hint}"
+                )
+                return updated
+            if access == "load":
+                return self.migrate_load(*bound)
+            return self.migrate_masked_store(*bound)
         if f"{TPU}.repeat" in qualified(original.func, self) and not self.works(TPU_REPEAT):
             return self.migrate_repeat(updated)
         if qualified(original.func, self) & NEW_MASKED_ACCESS and keyword(original, "mask"):
@@ -296,9 +398,43 @@ class Migrator(cst.CSTTransformer):
                     *rest,
                 ]
             )
-        if is_call_to(original, self, "pallas_call"):
-            updated = self.migrate_pallas_call(original, updated)
+        target = called(original, self, self.bindings)
+        if target is not None:
+            updated = self.migrate_keywords(target[0], updated)
+        if target is not None and target[0] == PALLAS_CALL:
+            # pl.pallas_call(...), functools.partial(pl.pallas_call, ...), fn(...) with
+            # fn = pl.pallas_call: its own arguments start at target[1]
+            updated = self.migrate_pallas_call(original, updated, target[1])
         return updated
+
+    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+        """A BlockSpec subclass's own ``__init__`` passes every other field on."""
+        if self.form_works(BLOCK_SPEC_SUBCLASS) or not subclasses_block_spec(original, self):
+            return updated
+        return mended(updated) or updated
+
+    def migrate_keywords(self, key: str, call: cst.Call) -> cst.Call:
+        """Keywords of a Pallas callable that the target does not take: a renamed one takes
+        the newest name the target has (``InterpretParams(num_cores_per_device=)`` ->
+        ``num_cores_or_threads=``); one without a successor gets a note with the advice."""
+        args = []
+        for arg in call.args:
+            name = arg.keyword.value if arg.keyword is not None else None
+            spans = keyword_releases(key, name) if name else []
+            if not spans or works_in(spans, self.target) or (key, name) in HANDLED_KEYWORDS:
+                args.append(arg)
+                continue
+            module, _, attr_name = key.partition(":")
+            group = next((g for g in KEYWORD_RENAMES.get((module, attr_name), ()) if name in g), ())
+            newer = [n for n in group if works_in(keyword_releases(key, n), self.target)]
+            if newer:
+                args.append(arg.with_changes(keyword=cst.Name(newer[-1])))
+                continue
+            spelling = Location(module, attr_name).spelling
+            advice = KEYWORD_ADVICE.get((key, name), "leave it out or keep an older JAX")
+            self.mark(f"{spelling}({name}=...) is not taken by JAX {self.target}: {advice}")
+            args.append(arg)
+        return call.with_changes(args=args)
 
     def migrate_repeat(self, call: cst.Call) -> cst.BaseExpression:
         """``pltpu.repeat(x, n, axis)`` -> ``jnp.concatenate([x] * n, axis=axis)``: Mosaic's
@@ -448,12 +584,19 @@ class Migrator(cst.CSTTransformer):
             args[-1] = args[-1].with_changes(comma=backend.comma)
         return args
 
-    def migrate_pallas_call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+    def migrate_pallas_call(self, original: cst.Call, updated: cst.Call, start: int) -> cst.Call:
         args = list(updated.args)
         f = keyword(updated, "f")
         if f is not None and not self.form_works(F_KEYWORD):
+            last = args[-1] is f
             args.remove(f)
-            args.insert(0, cst.Arg(f.value, comma=f.comma))
+            # its comma goes with it (a comment after it stays on its line), unless it was
+            # last: then the new last argument takes it, so that no "x, )" is left
+            args.insert(
+                start, cst.Arg(f.value, comma=cst.MaybeSentinel.DEFAULT if last else f.comma)
+            )
+            if last:
+                args[-1] = args[-1].with_changes(comma=f.comma)
         args = self.migrate_backend(updated, args)
         current = keyword(original, "compiler_params")
         if current is None or dict_entries(current.value) is None or self.form_works(DICT_PARAMS):
@@ -464,7 +607,8 @@ class Migrator(cst.CSTTransformer):
             made = self.params_at_run_time(current.value)
         if made is None:
             self.mark(
-                f"dict compiler_params are not taken by JAX {self.target}: {CALL_FORMS[DICT_PARAMS]}"
+                f"dict compiler_params are not taken by JAX {self.target}: "
+                f"{dict_params_form(params[0] if params else '')[1]}"
             )
             return updated.with_changes(args=args)
         call, cost = made
@@ -499,6 +643,14 @@ class Migrator(cst.CSTTransformer):
                 cost = value
             elif works_in(param_field_releases(backend, name), self.target):
                 fields.append(keyword_arg(name, value))
+            elif (
+                name not in PARAM_FIELDS[backend]
+                and BACKENDS_BY_KEY[backend].dict_ignored_unknown_keys
+            ):
+                self.mark(  # num_wraps: what the dict-era lowering ignored is dropped
+                    f"dropped {name}=, which no JAX release's {backend} params know (the "
+                    "dict-era lowering ignored it)"
+                )
             else:
                 return None
         func = attr(f"{self.alias_for(new.module)}.{new.attr}")
@@ -528,6 +680,7 @@ class Migrator(cst.CSTTransformer):
 
 def migrate_module(module: cst.Module, target: str) -> cst.Module:
     """``module`` rewritten for JAX ``target`` (unchanged if nothing breaks there)."""
+    module = migrate_for_loop(module, target)
     context = CodemodContext()
     wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)  # fresh from the parser
     migrated = wrapper.visit(Migrator(context, target, module))

@@ -24,6 +24,8 @@ class Namespace(types.ModuleType):
 
     def __getattr__(self, name: str) -> Any:
         fills: dict[str, Fill] = self.__dict__["_fills"]
+        if name == "__all__":  # ``from pallas_compat.pl import *``
+            return self.public_names()
         if name in fills:
             value = fills[name]()
             self.__dict__[name] = value
@@ -37,6 +39,22 @@ class Namespace(types.ModuleType):
             from pallas_compat._errors import missing_name
 
             raise missing_name(native.__name__, name) from None
+
+    def public_names(self) -> list[str]:
+        """What a star import takes: the native module's public names and the fills this JAX
+        can build (a fill that raises is a name this JAX cannot have)."""
+        native = self.__dict__["__wrapped__"]
+        names = getattr(native, "__all__", None) or [
+            n for n in dir(native) if not n.startswith("_")
+        ]
+        found = set(names) if native is not None else set()
+        for name in self.__dict__["_fills"]:
+            try:
+                getattr(self, name)
+            except Exception:  # a fill this JAX cannot build, whatever it raises
+                continue
+            found.add(name)
+        return sorted(found)
 
     def __dir__(self) -> list[str]:
         native = self.__dict__["__wrapped__"]

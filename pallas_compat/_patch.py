@@ -10,12 +10,22 @@ from typing import Any
 
 from pallas_compat import _resolve
 from pallas_compat._errors import PallasCompatError
-from pallas_compat._facts import GPU_LEGACY, KEYWORD_RENAMES, PL, TRITON, params_class_names
+from pallas_compat._facts import (
+    FEATURES_BY_KEY,
+    GPU_LEGACY,
+    KEYWORD_RENAMES,
+    MEMBER_MOVES,
+    NAMESPACE_OF,
+    OUTSIDE_MODULES,
+    TRITON,
+    params_class_names,
+)
 from pallas_compat._namespace import fills_of, wrapped
 
 #: Fills that replace a name JAX has, because they accept more call forms than JAX does: the
 #: call, the spec and estimate classes, every name of a dict-era backend's params class (they
-#: take dict-era fields) and the functions whose keywords JAX renamed.
+#: take dict-era fields), the functions whose keywords JAX renamed, and the enums JAX moved
+#: members out of (``pltpu.MemorySpace.ANY``; the view is the native enum where none moved).
 ADAPTERS = frozenset(
     {
         "pallas_call",
@@ -23,6 +33,7 @@ ADAPTERS = frozenset(
         "CostEstimate",
         *params_class_names(),
         *(name for _, name in KEYWORD_RENAMES),
+        *(loc.attr for owner, _ in MEMBER_MOVES for loc in FEATURES_BY_KEY[owner].locations),
     }
 )
 
@@ -52,7 +63,7 @@ def patch() -> None:
 def install_all() -> None:
     from pallas_compat._api import namespace
 
-    for alias in ("pl", "pltpu", "pltriton"):
+    for alias in ("pl", "pltpu", "pltriton", *(NAMESPACE_OF[m] for m in OUTSIDE_MODULES)):
         space = namespace(alias)
         target = wrapped(space)
         if target is None:
@@ -66,14 +77,20 @@ def install_all() -> None:
                 continue
             install(target, name, value)
     install_cost_analysis()
-    triton = namespace("pltriton")
-    for module_name in (TRITON, GPU_LEGACY):
-        if module_name not in sys.modules and not _importable(module_name):
-            sys.modules[module_name] = triton
-            _added_modules.append(module_name)
-            parent = sys.modules[PL]
-            attr = module_name.rpartition(".")[2]
-            install(parent, attr, triton)
+    for module_name in (TRITON, GPU_LEGACY, *OUTSIDE_MODULES):
+        install_module(module_name, namespace(NAMESPACE_OF[module_name]))
+
+
+def install_module(module_name: str, space: types.ModuleType) -> None:
+    """Where old code imports a module this JAX lacks (``pallas.gpu``, ``jax.util``), the
+    shim's namespace for it: in ``sys.modules`` and as an attribute of its parent."""
+    if module_name in sys.modules or _importable(module_name):
+        return
+    sys.modules[module_name] = space
+    _added_modules.append(module_name)
+    parent_name, _, attr = module_name.rpartition(".")
+    parent = sys.modules.get(parent_name) or importlib.import_module(parent_name)
+    install(parent, attr, space)
 
 
 class CostAnalysis(dict):  # type: ignore[type-arg]

@@ -8,9 +8,10 @@ that some release refuses.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +20,10 @@ from libcst.metadata import PositionProvider, QualifiedNameProvider
 
 from pallas_compat import _cost_analysis, _facts
 from pallas_compat._block_spec_order import Bindings, block_spec_order
+from pallas_compat._block_spec_subclass import own_init, subclasses_block_spec
 from pallas_compat._facts import (
     BLOCK_SPEC_ORDER,
+    BLOCK_SPEC_SUBCLASS,
     CALL_FORMS,
     CALL_KEYWORDS,
     COST_ANALYSIS_HINT,
@@ -30,16 +33,20 @@ from pallas_compat._facts import (
     FEATURES_BY_KEY,
     GPU_LEGACY,
     GPU_MODULE,
+    KEYWORD_ADVICE,
     MEMBER_MOVES,
     PL,
+    PUBLIC_MODULES,
     Feature,
     Location,
     backend_of,
     call_form_releases,
     cost_analysis_index_releases,
     describe,
-    pallas_call_keyword_releases,
+    dict_params_form,
+    keyword_releases,
     release_ranges,
+    renamed_keyword,
     scanned_releases,
     works_in,
 )
@@ -110,7 +117,7 @@ def drifted_names() -> dict[str, Drift]:
     table = {}
     for feature in _facts.FEATURES:  # looked up now: the table may have grown
         for loc in feature.locations:
-            if not loc.private and loc.releases != every:
+            if (not loc.private or feature.outside) and loc.releases != every:
                 spans = tuple(tuple(s) for s in loc.releases)
                 table[f"{loc.module}.{loc.attr}"] = Drift(loc, spans, feature.hint, feature)
     for key, entry in release_ranges()["names"].items():
@@ -156,15 +163,18 @@ def gc_paused() -> Iterator[None]:
 
 
 @functools.cache
-def moved_members() -> dict[str, tuple[str, str]]:
-    """``<module>.<enum>.<MEMBER>`` -> (spelling, hint) for members JAX moved out of an enum.
-    The scan does not record enum members, so doctor names these without a release verdict."""
+def moved_members() -> dict[str, tuple[str, tuple[tuple[str, str], ...], str]]:
+    """``<module>.<enum>.<MEMBER>`` -> (spelling, the releases that have it, hint) for the
+    members JAX moved out of an enum (``pltpu.MemorySpace.ANY``: 0.6.2-0.8.1, then
+    ``pl.ANY``); the release scan reads each release's enum."""
     found = {}
+    members = release_ranges().get("members", {})
     for (owner, member), key in MEMBER_MOVES.items():
         new = FEATURES_BY_KEY[key].modern
         for loc in FEATURES_BY_KEY[owner].locations:
             hint = f"{new.spelling} ({new.spelling} exists in JAX {describe(new.releases)})"
-            found[f"{loc.module}.{loc.attr}.{member}"] = (f"{loc.spelling}.{member}", hint)
+            spans = tuple(tuple(s) for s in members.get(f"{loc.module}:{loc.attr}.{member}", []))
+            found[f"{loc.module}.{loc.attr}.{member}"] = (f"{loc.spelling}.{member}", spans, hint)
     return found
 
 
@@ -218,17 +228,81 @@ def form_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, form:
     return Use(path, pos.line, pos.column + 1, form, spans, CALL_FORMS[form])
 
 
-def keyword_use(path: str, arg: cst.Arg, visitor: cst.MetadataDependent) -> Use | None:
-    """``pallas_call(name=...)`` where some scanned release lacks the keyword."""
+def keyword_use(
+    path: str, callable_key: str, arg: cst.Arg, visitor: cst.MetadataDependent
+) -> Use | None:
+    """``pltpu.emit_pipeline(should_accumulate_out=...)``: a keyword of a public Pallas
+    callable (``module:name``) that came or went while the callable lived (the scan reads
+    every release's signatures), with the releases that take it."""
     name = arg.keyword.value if arg.keyword else ""
-    spans = pallas_call_keyword_releases(name)
-    if not spans or spans == [[scanned_releases()[0], scanned_releases()[-1]]]:
+    spans = keyword_releases(callable_key, name)
+    if not spans:
         return None
-    hint = CALL_KEYWORDS.get(name, f"pallas_call({name}=...) exists in JAX {describe(spans)}")
+    location = Location.parse(callable_key)
+    # pallas_call's keywords keep the label the report's rows use
+    call = f"{location.attr if callable_key == PALLAS_CALL else location.spelling}({name}=...)"
+    newer = renamed_keyword(callable_key, name)
+    if callable_key == PALLAS_CALL and name in CALL_KEYWORDS:
+        hint = CALL_KEYWORDS[name]
+    elif (callable_key, name) in KEYWORD_ADVICE:
+        hint = KEYWORD_ADVICE[(callable_key, name)]
+    elif newer is not None:
+        hint = f"{location.spelling}({newer}=...): the same argument, renamed"
+    else:
+        hint = f"{call} exists in JAX {describe(spans)}; leave it out where it is not"
     pos = visitor.get_metadata(PositionProvider, arg).start
-    return Use(
-        path, pos.line, pos.column + 1, f"pallas_call({name}=...)", tuple(map(tuple, spans)), hint
-    )
+    return Use(path, pos.line, pos.column + 1, call, tuple(map(tuple, spans)), hint)
+
+
+def callable_key(node: cst.BaseExpression, visitor: cst.MetadataDependent) -> str | None:
+    """``module:name`` of the public Pallas callable an expression names, if any."""
+    for qname in qualified(node, visitor):
+        module, _, name = qname.rpartition(".")
+        if module in PUBLIC_MODULES:
+            return f"{module}:{name}"
+    return None
+
+
+PALLAS_CALL = f"{PL}:pallas_call"
+
+
+def called(
+    call: cst.Call, visitor: cst.MetadataDependent, bindings: Callable[[], Bindings]
+) -> tuple[str, int] | None:
+    """(``module:name``, where its own arguments start) for a call of a public Pallas
+    callable however it is reached: directly (``pl.pallas_call(...)``), through
+    ``functools.partial(pl.pallas_call, ...)`` (its arguments start after the callable), or
+    through a name the module binds once to either (``call = pl.pallas_call``)."""
+    key = callable_key(call.func, visitor)
+    if key is not None:
+        return key, 0
+    if is_partial(call, visitor) and call.args and call.args[0].keyword is None:
+        key = callable_key(call.args[0].value, visitor) or bound_callable(
+            call.args[0].value, visitor, bindings
+        )
+        return (key, 1) if key is not None else None
+    key = bound_callable(call.func, visitor, bindings)
+    return (key, 0) if key is not None else None
+
+
+def is_partial(call: cst.Call, visitor: cst.MetadataDependent) -> bool:
+    return "functools.partial" in qualified(call.func, visitor)
+
+
+def bound_callable(
+    node: cst.BaseExpression, visitor: cst.MetadataDependent, bindings: Callable[[], Bindings]
+) -> str | None:
+    """The Pallas callable a name is bound to by its only assignment in the module (``fn =
+    pl.pallas_call``, ``fn = functools.partial(pl.pallas_call, ...)``), if any."""
+    if not isinstance(node, cst.Name):
+        return None
+    values = bindings().values.get(node.value, [])
+    if len(values) != 1 or node.value in bindings().functions:
+        return None
+    (value,) = values
+    if isinstance(value, cst.Call) and is_partial(value, visitor) and value.args:
+        return callable_key(value.args[0].value, visitor)
+    return callable_key(value, visitor)
 
 
 def name_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, qname: str) -> Use:
@@ -302,15 +376,20 @@ class UseFinder(cst.CSTVisitor):
         for qname in qualified(node, self):
             if qname in moved_members():
                 pos = self.get_metadata(PositionProvider, node).start
-                spelling, hint = moved_members()[qname]
+                spelling, spans, hint = moved_members()[qname]
                 self.uses.append(
-                    Use(self.path, pos.line, pos.column + 1, spelling, (), hint, False)
+                    Use(self.path, pos.line, pos.column + 1, spelling, spans, hint, bool(spans))
                 )
                 return True  # the enum's own name may have drifted too
             if qname in drifted_names():
                 self.uses.append(name_use(self.path, node, self, qname))
                 return False
         return True
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        """``class PatchBlockSpec(pl.BlockSpec)`` with an ``__init__`` of its own."""
+        if own_init(node) is not None and subclasses_block_spec(node, self):
+            self.uses.append(form_use(self.path, node.name, self, BLOCK_SPEC_SUBCLASS))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.cost_names.append(_cost_analysis.bound_in(node))
@@ -337,17 +416,26 @@ class UseFinder(cst.CSTVisitor):
                 self.uses.append(
                     Use(self.path, pos.line, pos.column + 1, ORDER_UNKNOWN, (), order_hint(), False)
                 )
-        if is_call_to(node, self, "pallas_call"):
+        target = called(node, self, lambda: self.bindings)
+        if target is None:
+            return
+        key, _ = target
+        for arg in node.args:
+            if arg.keyword is not None and not (
+                key == PALLAS_CALL and arg.keyword.value in ("f", "compiler_params")
+            ):
+                use = keyword_use(self.path, key, arg, self)
+                if use is not None:
+                    self.uses.append(use)
+        if key == PALLAS_CALL:
             if keyword(node, "f") is not None:
                 self.uses.append(form_use(self.path, keyword(node, "f"), self, F_KEYWORD))
-            for arg in node.args:
-                if arg.keyword is not None and arg.keyword.value not in ("f", "compiler_params"):
-                    use = keyword_use(self.path, arg, self)
-                    if use is not None:
-                        self.uses.append(use)
             params = keyword(node, "compiler_params")
-            if params is not None and dict_entries(params.value) is not None:
-                self.uses.append(form_use(self.path, params, self, DICT_PARAMS))
+            entries = dict_entries(params.value) if params is not None else None
+            if params is not None and entries is not None:
+                use = form_use(self.path, params, self, DICT_PARAMS)
+                label, hint = dict_params_form(entries[0][0] if len(entries) == 1 else "")
+                self.uses.append(dataclasses.replace(use, api=label, hint=hint))
 
 
 def find_uses(path: str, module: cst.Module) -> list[Use]:

@@ -6,7 +6,7 @@ For each release (default: the default matrix of ``jax-matrix.json``) the ``jax`
 from the package registry through pip (as configured here; kept in ``DIR/wheels``), and its
 ``ops`` tree is unpacked to ``DIR/ops/<release>/``. Nothing is imported:
 this runs without JAX. Already extracted releases are kept. The cache defaults to
-``$PALLAS_COMPAT_CACHE`` or ``~/.cache/pallas-compat``.
+``$PALLAS_COMPAT_CACHE``, else ``pallas-compat`` under ``$XDG_CACHE_HOME`` (``~/.cache``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,9 @@ OPS = "jax/experimental/pallas/ops/"
 
 
 def default_cache() -> Path:
-    return Path(os.environ.get("PALLAS_COMPAT_CACHE") or Path.home() / ".cache" / "pallas-compat")
+    if os.environ.get("PALLAS_COMPAT_CACHE"):
+        return Path(os.environ["PALLAS_COMPAT_CACHE"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pallas-compat"
 
 
 def wheel(release: str, folder: Path) -> Path:
@@ -100,7 +102,7 @@ def main() -> int:
             print(f"fetch_ops: error: JAX {release}: {exc}", file=sys.stderr)
             return 1
         count = sum(1 for _ in where.rglob("*.py"))
-        print(f"JAX {release}: {count} files in {where}", file=sys.stderr)
+        print(f"JAX {release}: {count} file{'s' * (count != 1)} in {where}", file=sys.stderr)
     return 0
 
 

@@ -33,6 +33,7 @@ from pallas_compat.facts import (  # noqa: E402
     FEATURES,
     FEATURES_BY_KEY,
     GPU_LEGACY,
+    MEMBER_MOVES,
     PUBLIC_MODULES,
     CallForm,
 )
@@ -40,7 +41,8 @@ from pallas_compat.facts import (  # noqa: E402
 
 def releases(oldest: Version) -> list[str]:
     out = subprocess.run(
-        [sys.executable, "-m", "pip", "index", "versions", "jax"],
+        # every release, whatever Python runs the scan (0.11 on need Python 3.12)
+        [sys.executable, "-m", "pip", "index", "versions", "--ignore-requires-python", "jax"],
         check=True,
         capture_output=True,
         text=True,
@@ -50,9 +52,13 @@ def releases(oldest: Version) -> list[str]:
     return sorted((v for v in found if Version(v) >= oldest), key=Version)
 
 
+#: A file every release has, outside Pallas: its presence says the extraction is whole.
+WHOLE = "jax/_src/dtypes.py"
+
+
 def sources(version: str, cache: Path) -> Path:
     root = cache / version
-    if (root / "jax").is_dir():
+    if (root / WHOLE).is_file():
         return root
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
@@ -63,6 +69,7 @@ def sources(version: str, cache: Path) -> Path:
                 "download",
                 "-q",
                 "--no-deps",
+                "--ignore-requires-python",
                 f"jax=={version}",
                 "-d",
                 tmp,
@@ -71,11 +78,8 @@ def sources(version: str, cache: Path) -> Path:
         )
         wheel = next(Path(tmp).glob("jax-*.whl"))
         with zipfile.ZipFile(wheel) as zf:
-            members = [
-                m
-                for m in zf.namelist()
-                if m.startswith(("jax/experimental/", "jax/_src/pallas/", "jax/__init__.py"))
-            ]
+            # every module: the table also watches JAX modules outside Pallas (for_loop, ...)
+            members = [m for m in zf.namelist() if m.startswith("jax/") and m.endswith(".py")]
             zf.extractall(root, members)
     return root
 
@@ -209,7 +213,21 @@ def call_forms(root: Path) -> dict[str, bool]:
         CallForm.F_KEYWORD: pallas_call.args.args[0].arg == "f",
         CallForm.DICT_PARAMS: annotation.startswith("dict["),
         CallForm.GPU_MODULE: module_file(root, GPU_LEGACY) is not None,
+        # a subclass's own __init__ holds until JAX rebuilds specs from all their fields
+        CallForm.BLOCK_SPEC_SUBCLASS: not rebuilds_specs(core),
     }
+
+
+def rebuilds_specs(core: ast.Module) -> bool:
+    """Does Pallas' core call ``replace(..., memory_space=...)`` (``spec.replace`` or
+    ``dataclasses.replace``), which re-creates a BlockSpec, subclass and all, by keyword?"""
+    for node in ast.walk(core):
+        if isinstance(node, ast.Call) and any(k.arg == "memory_space" for k in node.keywords):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name == "replace":
+                return True
+    return False
 
 
 #: The class and the function whose signatures hold the call forms, as JAX's sources name them.
@@ -242,6 +260,131 @@ def pallas_call_keywords(root: Path) -> set[str]:
     return {a.arg for a in fn.args.args + fn.args.kwonlyargs}
 
 
+def definition(root: Path, module: str, name: str, depth: int = 0) -> tuple[ast.AST, str] | None:
+    """The ``def`` or ``class`` that ``module.name`` is, and the module it is written in,
+    following ``from X import Y`` to where it is written."""
+    path = module_file(root, module)
+    if path is None or depth > 4:
+        return None
+    tree = ast.parse(path.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name:
+            return node, module
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    return definition(root, node.module, alias.name, depth + 1)
+    return None
+
+
+def module_aliases(root: Path, module: str) -> dict[str, str]:
+    """Local name -> dotted module, for a module's ``import x.y as z`` / ``from x import y``."""
+    path = module_file(root, module)
+    found: dict[str, str] = {}
+    for node in ast.parse(path.read_text()).body if path else []:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found[alias.asname or alias.name] = alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:
+                found[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return found
+
+
+def base_classes(root: Path, node: ast.ClassDef, module: str) -> list[tuple[ast.AST, str]]:
+    """The class definitions a class inherits from, where they can be found."""
+    found = []
+    for base in node.bases:
+        if isinstance(base, ast.Name):
+            hit = definition(root, module, base.id)
+        elif isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
+            owner = module_aliases(root, module).get(base.value.id)
+            hit = definition(root, owner, base.attr) if owner else None
+        else:
+            hit = None
+        if hit is not None:
+            found.append(hit)
+    return found
+
+
+def parameters(root: Path, node: ast.AST, module: str, depth: int = 0) -> set[str]:
+    """The keywords a ``def`` takes, or a class: its ``__init__``'s, else its fields and the
+    fields it inherits (a dataclass subclass adds its fields to its bases')."""
+    if isinstance(node, ast.FunctionDef):
+        args = node.args
+        return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} - {"self", "cls"}
+    if not isinstance(node, ast.ClassDef) or depth > 4:
+        return set()
+    init = next(
+        (n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None
+    )
+    if init is not None:
+        return parameters(root, init, module)
+    fields = {
+        s.target.id
+        for s in node.body
+        if isinstance(s, ast.AnnAssign)
+        and isinstance(s.target, ast.Name)
+        and not s.target.id.isupper()
+        and "ClassVar" not in ast.unparse(s.annotation)
+    }
+    for base, where in base_classes(root, node, module):
+        fields |= parameters(root, base, where, depth + 1)
+    return fields
+
+
+def public_signatures(root: Path) -> dict[str, set[str]]:
+    """``module:name`` -> the keywords of every public callable of the public modules."""
+    found = {}
+    for module in PUBLIC_MODULES:
+        for name, state in top_level_names(root, module).items():
+            if name.startswith("_") or state != "present":
+                continue
+            hit = definition(root, module, name)
+            if hit is not None:
+                found[f"{module}:{name}"] = parameters(root, *hit)
+    return found
+
+
+def enum_members(root: Path) -> dict[str, set[str]]:
+    """``module:Enum`` -> its members, for the enums JAX moved members out of
+    (``pltpu.MemorySpace.ANY`` left in 0.8.2): doctor tells where ``Enum.MEMBER`` works."""
+    found = {}
+    for owner, _member in MEMBER_MOVES:
+        for loc in FEATURES_BY_KEY[owner].locations:
+            hit = definition(root, loc.module, loc.attr)
+            if hit is not None and isinstance(hit[0], ast.ClassDef):
+                found[f"{loc.module}:{loc.attr}"] = {
+                    target.id
+                    for node in hit[0].body
+                    if isinstance(node, ast.Assign)
+                    for target in node.targets
+                    if isinstance(target, ast.Name)
+                }
+    return found
+
+
+def keyword_ranges(
+    versions: list[str], signatures: dict[str, dict[str, set[str]]]
+) -> dict[str, dict[str, list[list[str]]]]:
+    """For each public callable, the releases of each keyword that came or went while the
+    callable existed (``emit_pipeline(should_accumulate_out=...)``: 0.4.30-0.9.2)."""
+    table: dict[str, dict[str, list[list[str]]]] = {}
+    for key in sorted(set().union(*(signatures[v] for v in versions))):
+        lived = [v for v in versions if key in signatures[v]]
+        changed = {}
+        for word in sorted(set().union(*(signatures[v][key] for v in lived))):
+            spans = ranges(
+                [(v, key in signatures[v] and word in signatures[v][key]) for v in versions]
+            )
+            if spans != ranges([(v, v in lived) for v in versions]):
+                changed[word] = spans
+        if changed:
+            table[key] = changed
+    return table
+
+
 def ranges(flags: list[tuple[str, bool]]) -> list[list[str]]:
     spans: list[list[str]] = []
     for version, present in flags:
@@ -254,13 +397,25 @@ def ranges(flags: list[tuple[str, bool]]) -> list[list[str]]:
     return [span[:2] for span in spans]
 
 
+#: JAX 0.11 on is written in Python 3.12 syntax (``def f[T](...)``): older ``ast`` cannot read it.
+NEEDS_PYTHON = (3, 12)
+
+
 def main() -> int:
+    if sys.version_info < NEEDS_PYTHON:
+        print(
+            f"scan_releases: error: needs Python {'.'.join(map(str, NEEDS_PYTHON))}+ to read "
+            "the sources of JAX 0.11 on (e.g. PYENV_VERSION=3.12.1 python scripts/...)",
+            file=sys.stderr,
+        )
+        return 2
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "jax-sources")
     parser.add_argument("--oldest", default="0.4.30")
     args = parser.parse_args()
     versions = releases(Version(args.oldest))
     per_release, forms, fields, keywords, messages, moved = {}, {}, {}, {}, {}, {}
+    signatures, members = {}, {}
     modules = {loc.module for f in FEATURES for loc in f.locations} | set(PUBLIC_MODULES)
     for version in versions:
         root = sources(version, args.cache)
@@ -268,6 +423,8 @@ def main() -> int:
         forms[version] = call_forms(root)
         fields[version] = param_fields(root)
         keywords[version] = pallas_call_keywords(root)
+        signatures[version] = public_signatures(root)
+        members[version] = enum_members(root)
         release_messages = {}
         for module in PUBLIC_MODULES:
             for name, text in deprecation_messages(root, module).items():
@@ -278,7 +435,14 @@ def main() -> int:
     for feature in FEATURES:
         for loc in feature.locations:
             key = f"{loc.module}:{loc.attr}"
-            flags = [(v, per_release[v][loc.module].get(loc.attr) == "present") for v in versions]
+            flags = [
+                (
+                    v,
+                    per_release[v][loc.module].get(loc.attr) == "present"
+                    or module_file(sources(v, args.cache), f"{loc.module}.{loc.attr}") is not None,
+                )
+                for v in versions
+            ]
             locations[key] = ranges(flags)
     names = {}
     for module in PUBLIC_MODULES:
@@ -311,6 +475,14 @@ def main() -> int:
         "pallas_call_keywords": {
             name: ranges([(v, name in keywords[v]) for v in versions])
             for name in sorted(set().union(*keywords.values()))
+        },
+        "keywords": keyword_ranges(versions, signatures),
+        "members": {
+            f"{enum}.{member}": ranges(
+                [(v, member in members[v].get(enum, set())) for v in versions]
+            )
+            for enum in sorted(set().union(*members.values()))
+            for member in sorted(set().union(*(members[v].get(enum, set()) for v in versions)))
         },
     }
     tmp = OUT.with_suffix(".json.tmp")

@@ -161,7 +161,7 @@ def test_a_prng_registered_on_import_is_forgotten_with_the_package() -> None:
 
 def test_an_error_line_names_no_install_path() -> None:
     """A record must not depend on where the venv lives: a re-run elsewhere writes the same."""
-    from kernels.corpus.__main__ import first_line
+    from kernels.corpus._run import first_line
 
     site = "/somewhere/.nox/corpus-jax-0-12-0-1/lib/python3.12/site-packages"
     error = ImportError(f"cannot import name 'util' from 'jax' ({site}/jax/__init__.py)")

@@ -96,7 +96,7 @@ def test_renamed_keywords_reach_the_function_by_its_own_names() -> None:
     def old_kernel(body, out_shape, *, scratch_shapes=()):
         return out_shape, scratch_shapes
 
-    renames = {"out_shape": "out_type", "scratch_shapes": "scratch_types"}
+    renames = (("out_shape", "out_type"), ("scratch_shapes", "scratch_types"))
     new = _fills.keywords_either_way(new_kernel, renames)
     assert (
         new(None, out_shape=1, scratch_shapes=2) == (1, 2) == new(None, out_type=1, scratch_types=2)

@@ -89,9 +89,11 @@ def test_block_spec_order_from_bindings() -> None:
     assert "took index_map first" in unknown.hint
 
 
-def test_a_member_moved_out_of_an_enum_is_named() -> None:
+def test_a_member_moved_out_of_an_enum_is_named_with_its_releases() -> None:
+    """``pltpu.MemorySpace.ANY``: the scan reads each release's enum (0.6.2-0.8.1 have it)."""
     source = "from jax.experimental.pallas import tpu as pltpu\nx = pltpu.MemorySpace.ANY\n"
     uses = find_uses("any.py", cst.parse_module(source))
     (use,) = [u for u in uses if u.api.endswith(".ANY")]
     assert use.api == "pltpu.MemorySpace.ANY" and use.hint.startswith("pl.ANY")
-    assert not use.certain
+    assert use.certain and use.works == (("0.6.2", "0.8.1"),)
+    assert use.breaks_on("0.12.0.1") and not use.breaks_on("0.7.2")

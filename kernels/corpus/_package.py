@@ -1,34 +1,45 @@
-"""An importable copy of the ops files one case needs, from one release, prepared for a route.
+"""An importable copy of the files one case needs, from one source tree, prepared for a route.
 
-A shipped kernel imports its siblings by their absolute JAX path
-(``from jax.experimental.pallas.ops.tpu.splash_attention import splash_attention_mask``). Run
-from the installed JAX those would be the *installed* release's siblings, or missing: the
-copy points them at the same old release instead, so an old kernel runs with its own mask
-classes, block-size tables and helpers, and each file goes through the same route.
+A kernel imports its siblings by their absolute path (``from jax.experimental.pallas.ops.tpu.
+splash_attention import splash_attention_mask``, ``from jaxite.jaxite_lib import jax_helpers``)
+or relatively (``from ._utils import SegmentIds``). Run from the installed packages those
+would be the *installed* siblings, or missing: the copy points them at the same old tree
+instead, so an old kernel runs with its own helpers, and each file goes through the same route.
 """
 
 from __future__ import annotations
 
 import ast
 import importlib
+import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 OPS = "jax.experimental.pallas.ops"
-SHIM_IMPORTS = {
-    "from jax.experimental import pallas as pl\n": "from pallas_compat import pl\n",
-    "from jax.experimental.pallas import tpu as pltpu\n": "from pallas_compat import pltpu\n",
-    "from jax.experimental.pallas import triton as plgpu\n": "from pallas_compat import pltriton as plgpu\n",
-    "from jax.experimental.pallas import gpu as plgpu\n": "from pallas_compat import pltriton as plgpu\n",
-}
+
+
+@dataclass(frozen=True)
+class Tree:
+    """Where a corpus's sources live and how they name each other."""
+
+    #: The folder the dotted ``prefix`` names (``ops/0.4.30`` for ``jax...ops``).
+    base: Path
+    #: What the files' absolute imports of each other start with.
+    prefix: str = OPS
+    #: Copy the real ``__init__.py`` of every folder above a file (JAX's ops: a few lines
+    #: each); a library's own package files import the whole library (flax, optax, ...), so
+    #: there the folders get empty ones, unless a file imports from the package itself.
+    parent_inits: bool = True
 
 
 def prepared_source(path: Path, route: str, target: str) -> str:
     """The file as the route runs it: as shipped, with the shim's imports, or migrated."""
     source = path.read_text()
     if route == "shim":
-        for old, new in SHIM_IMPORTS.items():
-            source = source.replace(old, new)
+        from kernels.corpus._shim_imports import shim_imports
+
+        source = shim_imports(source)
     elif route == "migrate":
         import libcst as cst
 
@@ -38,45 +49,88 @@ def prepared_source(path: Path, route: str, target: str) -> str:
     return source
 
 
-def ops_modules(source: str) -> list[str]:
-    """Every ``jax.experimental.pallas.ops`` module the source imports (each imported name
-    may itself be a module), as paths below ``ops`` without the suffix."""
+def imports(source: str, package: str) -> list[tuple[str, tuple[str, ...]]]:
+    """(module, names) for every import of a source, relative ones resolved from ``package``
+    (the full dotted name of the file's folder); ``names`` are what ``from module import``
+    takes, each a submodule or an attribute of ``module``."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found += [a.name for a in node.names if a.name.startswith(OPS + ".")]
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(OPS + "."):
-            found += [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
-    return [name.removeprefix(OPS + ".").replace(".", "/") for name in found]
+            found += [(a.name, ()) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            name = node.module or ""
+            if node.level:
+                parts = package.split(".") if package else []
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                name = ".".join(p for p in (base, name) if p)
+            found.append((name, tuple(a.name for a in node.names)))
+    return found
 
 
-def needed_files(release_dir: Path, file: str) -> list[str]:
-    """``file``, the ``__init__.py`` of every folder above it, and every ops file they import."""
+def package_of(file: str, prefix: str) -> str:
+    """The package a file's relative imports start from: its folder, as a dotted name."""
+    return ".".join(p for p in (prefix, *Path(file).parts[:-1]) if p)
+
+
+def module_file(base: Path, dotted: str) -> str | None:
+    """The file of module ``dotted`` (below the tree's prefix) under ``base``, if any."""
+    path = dotted.replace(".", "/")
+    for candidate in (f"{path}.py", f"{path}/__init__.py") if path else ("__init__.py",):
+        if (base / candidate).is_file():
+            return candidate
+    return None
+
+
+def tree_of(source: Tree | Path) -> Tree:
+    """A folder alone is a release's ops tree."""
+    return source if isinstance(source, Tree) else Tree(source)
+
+
+def needed_files(source: Tree | Path, file: str) -> list[str]:
+    """``file`` and every file of the tree it imports, transitively, plus (when the tree says
+    so) the ``__init__.py`` of every folder above them. ``from package import name`` needs
+    the package's own file only where ``name`` is not a submodule."""
+    tree = tree_of(source)
     todo, seen = [file], set[str]()
     while todo:
         current = todo.pop()
-        if current in seen or not (release_dir / current).is_file():
+        if current in seen or not (tree.base / current).is_file():
             continue
         seen.add(current)
         parts = Path(current).parts[:-1]
-        todo += ["/".join((*parts[:i], "__init__.py")) for i in range(len(parts) + 1)]
-        for module in ops_modules((release_dir / current).read_text()):
-            todo += [f"{module}.py", f"{module}/__init__.py"]
+        if tree.parent_inits:
+            todo += ["/".join((*parts[:i], "__init__.py")) for i in range(len(parts) + 1)]
+        source_text = (tree.base / current).read_text()
+        for module, names in imports(source_text, package_of(current, tree.prefix)):
+            if module != tree.prefix and not module.startswith(tree.prefix + "."):
+                continue
+            inner = module.removeprefix(tree.prefix).lstrip(".")
+            submodules = [module_file(tree.base, f"{inner}.{n}".lstrip(".")) for n in names]
+            todo += [f for f in submodules if f]
+            if not names or not all(submodules):
+                todo += [f for f in [module_file(tree.base, inner)] if f]
     return sorted(seen)
 
 
-def build(release_dir: Path, file: str, route: str, target: str, root: Path, name: str) -> str:
+def with_prefix(source: str, old: str, new: str) -> str:
+    """``old`` -> ``new`` at the start of every absolute import of the tree."""
+    pattern = re.compile(rf"^(\s*(?:from|import)\s+){re.escape(old)}(?=[\s.])", re.MULTILINE)
+    return pattern.sub(lambda m: m.group(1) + new, source)
+
+
+def build(source: Tree | Path, file: str, route: str, target: str, root: Path, name: str) -> str:
     """Write package ``name`` under ``root``; return the dotted name of ``file`` in it."""
-    for relative in needed_files(release_dir, file):
-        source = prepared_source(release_dir / relative, route, target).replace(OPS, name)
+    tree = tree_of(source)
+    for relative in needed_files(tree, file):
+        text = prepared_source(tree.base / relative, route, target)
+        text = with_prefix(text, tree.prefix, name)
         (root / name / relative).parent.mkdir(parents=True, exist_ok=True)
-        (root / name / relative).write_text(source)
-    for folder in (root / name).rglob("*"):
+        (root / name / relative).write_text(text)
+    for folder in [root / name, *(root / name).rglob("*")]:
         if folder.is_dir() and not (folder / "__init__.py").exists():
             (folder / "__init__.py").write_text("")
-    if not (root / name / "__init__.py").exists():
-        (root / name / "__init__.py").write_text("")
-    return ".".join((name, *Path(file).with_suffix("").parts))
+    parts = Path(file).with_suffix("").parts
+    return ".".join((name, *(parts[:-1] if parts[-1] == "__init__" else parts)))
 
 
 #: Where JAX keeps the PRNG implementations that modules register when imported (the

@@ -1,0 +1,159 @@
+"""One case of a real-kernel corpus by one route: load the files as the route prepares them,
+run the kernel, compare with float64, and say what went wrong and whose it is.
+
+Shared by JAX's own ops (``python -m kernels.corpus``) and third-party libraries (``python -m
+kernels.thirdparty``): the records have one shape, so the report reads both the same way.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import sys
+import traceback
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Protocol
+
+import numpy as np
+
+from common import CorpusStatus, normalize, quiet_callback_logs, reset_simulator
+from kernels._error_bound import error_bound
+from kernels.corpus._package import Tree, build, forget, prng_registry
+
+ROUTES = ("patch", "shim", "migrate")
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+
+class Check(Protocol):
+    """What a case calls in the loaded module, and the float64 answer it must give."""
+
+    @property
+    def run(self) -> Callable[[ModuleType], Any]: ...
+
+    @property
+    def reference(self) -> Callable[[], np.ndarray]: ...
+
+    @property
+    def atol(self) -> float: ...
+
+
+class Dependency(Exception):
+    """The kernel file needs something outside Pallas that this environment lacks: a JAX API
+    outside Pallas the release does not have (a private loop helper that is gone; ``@jax.jit(
+    static_argnames=...)`` on a release before that form), or a package of its own."""
+
+    def __init__(self, what: str, *, of_jax: bool = True) -> None:
+        super().__init__(what)
+        self.of_jax = of_jax
+
+    @property
+    def detail(self) -> str:
+        return f"the kernel's own {'JAX ' if self.of_jax else ''}dependency: {self}"
+
+
+PALLAS_CODE = ("/pallas_compat/", "/jax/experimental/pallas/", "/jax/_src/pallas/")
+NON_PALLAS_ATTRIBUTE = re.compile(
+    r"module 'jax(\.(?!experimental\.pallas)[\w.]+)?' has no attribute"
+    r"|type object '(ShapeDtypeStruct|Array|Device|Sharding)' has no attribute"
+)
+
+
+def outside_pallas(exc: BaseException) -> bool:
+    """Did it fail in JAX outside Pallas (or in the kernel file calling such JAX)?"""
+    if isinstance(exc, AttributeError) and NON_PALLAS_ATTRIBUTE.search(str(exc)):
+        return True
+    frames = traceback.extract_tb(exc.__traceback__)
+    return not any(part in frame.filename for frame in frames for part in PALLAS_CODE)
+
+
+def load(tree: Tree | Path, file: str, route: str, target: str, work: Path, tag: str) -> ModuleType:
+    if str(work) not in sys.path:
+        sys.path.insert(0, str(work))
+    module_name = build(tree, file, route, target, work, tag)
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or ""
+        if missing.startswith("jax.") and ".pallas" not in missing:
+            raise Dependency(f"imports {missing}, which JAX {target} does not have") from None
+        top = missing.partition(".")[0]
+        if top and top not in ("jax", "jaxlib", tag, "pallas_compat"):
+            raise Dependency(
+                f"imports {missing}, which is not installed here", of_jax=False
+            ) from None
+        raise
+    except Exception as exc:  # at import time, outside Pallas: the file's own JAX needs
+        if outside_pallas(exc):
+            raise Dependency(f"on import: {first_line(exc, work)}") from None
+        raise
+
+
+def whose(exc: BaseException, work: Path) -> str:
+    """The innermost frame of the traceback tells: the shim, JAX, or the old kernel file."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    for frame in reversed(frames):
+        name = frame.filename
+        if "/pallas_compat/" in name:
+            return "shim"
+        if "/jax/" in name or "/jaxlib/" in name:
+            return "JAX"
+        if name.startswith(str(work)) or "/corpus-" in name:
+            return "old code"
+    return "JAX"
+
+
+def first_line(exc: BaseException, work: Path) -> str:
+    """The error's first line; for an error raised inside a callback (the TPU simulator's),
+    the last line of the traceback it carries, which names the real error."""
+    lines = [line for line in str(exc).strip().splitlines() if line.strip()] or [""]
+    text = lines[-1].strip() if "Traceback (most recent call last)" in lines[0] else lines[0]
+    text = normalize(ADDRESS.sub("", text.replace(str(work), "<ops>")))  # no install paths
+    return f"{type(exc).__name__}: {text}"[:300]
+
+
+def compare(check: Check, module: ModuleType) -> dict[str, Any]:
+    out = np.asarray(check.run(module), dtype=np.float64)
+    expected = check.reference()
+    if out.shape != expected.shape:
+        return {
+            "status": CorpusStatus.WRONG,
+            "detail": f"shape {out.shape}, expected {expected.shape}",
+        }
+    err = float(np.max(np.abs(out - expected)))
+    return {
+        "status": CorpusStatus.WORKS if err <= check.atol else CorpusStatus.WRONG,
+        "error_bound": error_bound(err),
+    }
+
+
+def attempt(
+    check: Check, route: str, loader: Callable[[], ModuleType], tag: str, work: Path
+) -> dict[str, Any]:
+    """The verdict of one case by one route: ``status`` and, where it did not work, why."""
+    import pallas_compat
+
+    prngs = set(prng_registry())
+    if route == "patch":
+        pallas_compat.patch()
+    try:
+        with warnings.catch_warnings(), quiet_callback_logs():
+            warnings.simplefilter("ignore")
+            return compare(check, loader())
+    except Dependency as exc:
+        return {"status": CorpusStatus.DEPENDENCY, "detail": exc.detail}
+    except Exception as exc:
+        if NON_PALLAS_ATTRIBUTE.search(str(exc)):
+            detail = f"the kernel's own JAX dependency: {first_line(exc, work)}"
+            return {"status": CorpusStatus.DEPENDENCY, "detail": detail}
+        reset_simulator()
+        return {
+            "status": CorpusStatus.ERROR,
+            "detail": first_line(exc, work),
+            "whose": whose(exc, work),
+        }
+    finally:
+        pallas_compat.unpatch()
+        forget(tag, prngs)

@@ -1,0 +1,126 @@
+"""``python -m kernels.thirdparty [--cache DIR] [--out FILE]``: published libraries' Pallas
+kernels on this JAX.
+
+Every case of ``kernels/thirdparty/_cases.py`` whose library was written for this release or
+an older one runs on the installed JAX: natively when the library was written for this
+release (the validation: the report drops a case that is wrong there), else through
+``patch``, ``shim`` and ``migrate``. The libraries come unpacked from the cache
+(``scripts/fetch_libraries.py``). One JSON record per library x case x route, as the ops
+corpus writes them. Exit status 0 unless the input is bad (2).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from packaging.version import Version
+
+from common import Parser, UsageError, run_cli, unwritable, write_or_keep
+from kernels.corpus._package import Tree
+from kernels.corpus._run import ROUTES, attempt, load
+from kernels.thirdparty import SCHEMA
+from kernels.thirdparty._cases import ThirdPartyCase, cases
+
+PROG = "python -m kernels.thirdparty"
+
+
+def tree(case: ThirdPartyCase, libraries: Path) -> Tree:
+    """The library's own package, whose files import each other by its name."""
+    lib = case.library
+    return Tree(libraries / f"{lib.name}-{lib.version}" / lib.package, lib.package, False)
+
+
+def one(
+    case: ThirdPartyCase, route: str, target: str, libraries: Path, work: Path
+) -> dict[str, Any]:
+    lib = case.library
+    tag = f"thirdparty_{lib.package}_{Path(case.file).stem}_{route}"
+    source = tree(case, libraries)
+    verdict = attempt(
+        case, route, lambda: load(source, case.file, route, target, work, tag), tag, work
+    )
+    return {
+        "library": lib.name,
+        "version": lib.version,
+        "from": lib.written_for,
+        "kernel": case.name,
+        "route": route,
+        **verdict,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_cli(PROG, _main, argv)
+
+
+def _main(argv: Sequence[str]) -> int:
+    import jax
+
+    parser = Parser(prog=PROG, description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--cache", type=Path, help="the libraries cache (default: scripts/fetch_libraries.py's)"
+    )
+    parser.add_argument("--out", type=Path, help="write the results here (default: stdout)")
+    parser.add_argument(
+        "--only",
+        metavar="TEXT",
+        default="",
+        help="run only the cases whose library or name has TEXT",
+    )
+    parser.add_argument(
+        "--routes",
+        default="",
+        help="comma-separated routes to run for every case up to this release (default: "
+        "native on a library's own release, patch, shim and migrate on newer ones)",
+    )
+    args = parser.parse_args(argv)
+    routes_asked = tuple(r for r in args.routes.split(",") if r)
+    unknown = [r for r in routes_asked if r not in ("native", *ROUTES)]
+    if unknown:
+        raise UsageError(f"--routes: unknown route {unknown[0]!r} (native, {', '.join(ROUTES)})")
+    if args.cache is None:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+        from fetch_ops import default_cache
+
+        args.cache = default_cache()
+    problem = None if args.out is None else unwritable(args.out)
+    if problem is not None:
+        raise UsageError(f"--out {args.out}: {problem}")
+    libraries = args.cache / "libraries"
+    chosen = [c for c in cases() if args.only in f"{c.library.name} {c.name}"]
+    missing = sorted({c.library.label for c in chosen if not tree(c, libraries).base.is_dir()})
+    if missing:
+        raise UsageError(
+            f"{libraries}: {', '.join(missing)} not unpacked (run scripts/fetch_libraries.py first)"
+        )
+    target = jax.__version__
+    records = []
+    with tempfile.TemporaryDirectory(prefix="corpus-") as work:
+        for case in chosen:
+            written_for = Version(case.library.written_for)
+            if written_for > Version(target):
+                continue
+            routes = routes_asked or (("native",) if written_for == Version(target) else ROUTES)
+            for route in routes:
+                record = one(case, route, target, libraries, Path(work))
+                records.append(record)
+                print(
+                    f"{case.library.label:>22} {route:7} {record['status']:11} {case.name}",
+                    file=sys.stderr,
+                )
+    text = json.dumps(
+        {"schema": SCHEMA, "jax": target, "results": records}, indent=1, sort_keys=True
+    )
+    if args.out is None:
+        sys.stdout.write(text + "\n")
+        return 0
+    return 0 if write_or_keep(args.out, text + "\n", PROG) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
