@@ -106,6 +106,32 @@ def block_spec_class() -> type:
     return facade(cls, convert, name="BlockSpec")
 
 
+def blocked_class() -> Any:
+    """``pl.Blocked``: on releases where it is a block dimension (0.6.1 on), ``pl.Blocked()``
+    with no size still means what it meant before, the default indexing mode, which the
+    BlockSpec facade drops."""
+    cls = native(PL, "Blocked")
+    if cls is None:
+        from pallas_compat._errors import missing_name
+
+        raise missing_name(PL, "Blocked")
+    if not dataclasses.is_dataclass(cls) or not dataclasses.fields(cls):
+        return cls
+
+    def old_mode(args: tuple[Any, ...], kwargs: dict[str, Any]) -> BlockedMode | None:
+        if args or kwargs:
+            return None
+        warn_once(
+            "blocked_mode",
+            "pl.Blocked() is the indexing mode of JAX 0.4.31-0.6.0 (the default); leave "
+            "indexing_mode= out. From 0.6.1 pl.Blocked(block_size) is a block dimension",
+            stacklevel=5,
+        )
+        return blocked
+
+    return facade(cls, lambda args, kwargs: (args, kwargs), name="Blocked", instead=old_mode)
+
+
 def to_elements(shape: Any, padding: Any, element: Any) -> tuple[Any, ...]:
     warn_once(
         "unblocked",

@@ -93,8 +93,17 @@ def parse(source: Source) -> tuple[bytes, cst.Module | None] | None:
         return None
 
 
+def internal_error(source: Source, command: str, exc: Exception) -> None:
+    """One line for a file ``command`` could not handle because of a bug in pallas-compat."""
+    print(
+        f"{source.path}: {command} failed on this file, left untouched (internal error "
+        f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}; please report it)",
+        file=sys.stderr,
+    )
+
+
 def doctor(args: argparse.Namespace) -> int:
-    from pallas_compat._source import find_uses, gc_paused
+    from pallas_compat._source import UseState, find_uses, gc_paused
 
     target = target_release(args.target)
     uses, unreadable = [], []
@@ -105,7 +114,11 @@ def doctor(args: argparse.Namespace) -> int:
             if parsed is None:
                 unreadable.append(str(source.path))
             elif parsed[1] is not None:
-                uses.extend(find_uses(str(source.path), parsed[1]))
+                try:
+                    uses.extend(find_uses(str(source.path), parsed[1]))
+                except Exception as exc:  # a bug of ours must not hide the other files
+                    internal_error(source, "doctor", exc)
+                    unreadable.append(str(source.path))
     breaking = [u for u in uses if u.breaks_on(target)]
     if args.format in ("json", "html"):
         report = {
@@ -113,7 +126,12 @@ def doctor(args: argparse.Namespace) -> int:
             "uses": [u.as_record(target) for u in uses],
             "left_untouched": unreadable,
             "skipped": [{"path": str(s.path), "reason": s.reason} for s in skipped],
-            "summary": {"files": len(files), "uses": len(uses), "breaking": len(breaking)},
+            "summary": {
+                "files": len(files),
+                "uses": len(uses),
+                "breaking": len(breaking),
+                "warning": sum(u.state_on(target) is UseState.WARNS for u in uses),
+            },
         }
         if args.format == "json":
             print(json.dumps(report, indent=1))
@@ -129,9 +147,13 @@ def doctor(args: argparse.Namespace) -> int:
                 f"{use.path}:{use.line}:{use.column}: {use.api} ({where}{use.verdict(target)}); "
                 f"write: {use.hint}"
             )
+        unknown = sum(not u.certain for u in uses)
+        warning = sum(u.state_on(target) is UseState.WARNS for u in uses)
         print(
             f"{len(uses)} uses of drifted Pallas APIs in {len(files)} files; "
             f"{len(breaking)} break on JAX {target}"
+            + (f"; {warning} work there with a deprecation warning" if warning else "")
+            + (f"; {unknown} cannot be told from the source" if unknown else "")
             + (f"; {len(unreadable)} files could not be read" if unreadable else "")
         )
     return 1 if breaking else 0
@@ -151,7 +173,12 @@ def migrate(args: argparse.Namespace) -> int:
                 status = 1
                 continue
             before, module = parsed
-            after = before if module is None else migrate_module(module, target).bytes
+            try:
+                after = before if module is None else migrate_module(module, target).bytes
+            except Exception as exc:  # a bug of ours must not hide the other files
+                internal_error(source, "migrate", exc)
+                status = 1
+                continue
         if after == before:
             continue
         try:
@@ -219,6 +246,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:  # each file is written whole or not at all
         print("pallas-compat: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # ``pallas-compat doctor src/ | head``: the reader has gone
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except ModuleNotFoundError as exc:
         print(
             f"pallas-compat: error: {exc} (install pallas-compat with its dependencies)",

@@ -57,12 +57,13 @@ def unsupported(feature: Feature, what: str, instead: str) -> UnsupportedFeature
 def missing_name(module: str, name: str) -> MissingFeatureError:
     """A public Pallas name the installed JAX lacks: say which releases have it (scanned),
     so that a newer kernel run on an older JAX fails with its reason, not a bare lookup."""
-    from pallas_compat._facts import Location, describe, release_ranges
+    from pallas_compat._facts import WRITE_INSTEAD, Location, describe, release_ranges
 
     spelling = Location(module, name).spelling
     spans = release_ranges()["names"].get(f"{module}:{name}", {}).get("releases")
     where = f"JAX {describe(spans)} has it" if spans else "no scanned JAX release has it"
+    instead = WRITE_INSTEAD.get(f"{module}:{name}")
     return MissingFeatureError(
         f"{spelling} is not in the installed JAX {installed_jax()}; {where}, and pallas-compat "
-        "does not serve it"
+        "does not serve it" + (f"; write: {instead}" if instead else "")
     )

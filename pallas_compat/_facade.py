@@ -35,10 +35,20 @@ def _metaclass(native_meta: type) -> type:
     return type(f"Facade{native_meta.__name__}", (_FacadeChecks, native_meta), {})
 
 
-def facade(native: type, convert: Convert, *, name: str | None = None) -> type:
-    """A class named like ``native`` whose calls go through ``convert`` first."""
+def facade(
+    native: type,
+    convert: Convert,
+    *,
+    name: str | None = None,
+    instead: Callable[[tuple[Any, ...], dict[str, Any]], Any] | None = None,
+) -> type:
+    """A class named like ``native`` whose calls go through ``convert`` first; where
+    ``instead`` gives something other than None for a call, that is what the call makes
+    (``pl.Blocked()``, the old indexing mode, on releases whose ``Blocked`` needs a size)."""
 
     def __new__(cls: type, *args: Any, **kwargs: Any) -> Any:
+        if instead is not None and (made := instead(args, kwargs)) is not None:
+            return made
         args, kwargs = convert(args, kwargs)
         return native(*args, **kwargs)
 

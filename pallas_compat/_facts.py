@@ -653,6 +653,12 @@ class CallForm(str, enum.Enum):
     #: until JAX rebuilds specs with ``spec.replace(memory_space=...)`` (0.10.0), which calls
     #: the subclass with every field by keyword.
     BLOCK_SPEC_SUBCLASS = "class X(BlockSpec) with its own __init__"
+    #: ``pl.Blocked()``, the indexing mode (0.4.31-0.6.0); from 0.6.1 ``pl.Blocked(n)`` is a
+    #: block dimension, whose size is required.
+    BLOCKED_MODE = "pl.Blocked() (the indexing mode)"
+    #: ``pltpu.InterpretParams(grid_point_recorder=f)`` with ``f(grid_point, core_id)``; later
+    #: releases call ``f(token, grid_point, core_id)`` and want the token back.
+    RECORDER_TWO_ARGS = "grid_point_recorder=f(grid_point, core_id)"
 
     def __str__(self) -> str:
         return str(self.value)
@@ -664,6 +670,10 @@ CALL_FORMS: dict[CallForm, str] = {
     CallForm.F_KEYWORD: "pl.pallas_call(kernel, ...)",
     CallForm.DICT_PARAMS: "compiler_params=pltpu.CompilerParams(...)",
     CallForm.GPU_MODULE: TRITON,
+    CallForm.RECORDER_TWO_ARGS: "def f(token, grid_point, core_id): ...; return token (the "
+    "simulator threads a token through the recorder)",
+    CallForm.BLOCKED_MODE: "leave indexing_mode= out: blocked is the default (from JAX 0.6.1 "
+    "pl.Blocked(block_size) is a block dimension)",
     CallForm.BLOCK_SPEC_SUBCLASS: "an __init__ that passes every other field on: def __init__("
     "self, index_map, block_shape, **fields): super().__init__(block_shape=block_shape, "
     "index_map=index_map, **fields) (JAX rebuilds specs with spec.replace(memory_space=...))",
@@ -686,6 +696,8 @@ F_KEYWORD = CallForm.F_KEYWORD
 DICT_PARAMS = CallForm.DICT_PARAMS
 GPU_MODULE = CallForm.GPU_MODULE
 BLOCK_SPEC_SUBCLASS = CallForm.BLOCK_SPEC_SUBCLASS
+BLOCKED_MODE = CallForm.BLOCKED_MODE
+RECORDER_TWO_ARGS = CallForm.RECORDER_TWO_ARGS
 
 
 #: What to write for a ``pallas_call`` keyword that some release lacks (the releases of each
@@ -717,6 +729,8 @@ WRITE_INSTEAD: dict[str, str] = {
     f"{MOSAIC_GPU}:ThreadSemantics": "plgpu.LoweringSemantics (same members: Lane, Warpgroup)",
     f"{MOSAIC_GPU}:transpose_ref": "ref.transpose(...)",
     f"{TPU}:delay": "pl.delay",
+    f"{TPU}:device_id": "jax.lax.axis_index(axis_name): the device's index along a mesh axis, "
+    "in a kernel run under shard_map (the distributed TPU kernels of JAX's docs use it)",
     f"{TPU}:create_tensorcore_mesh": "pltpu.TensorCoreMesh(...)",
     f"{TPU}:enable_runtime_assert": "pl.enable_debug_checks(True) with pl.debug_check(cond, msg)",
     f"{TPU}:runtime_assert_enabled": "pl.enable_debug_checks.value",
@@ -756,6 +770,8 @@ KEYWORD_RENAMES: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
 #: What to write instead of a keyword JAX dropped from a callable with no successor, where
 #: leaving it out changes what the call does (``module:name``, keyword) -> advice.
 KEYWORD_ADVICE: dict[tuple[str, str], str] = {
+    (f"{PL}:BlockSpec", "indexing_mode"): "for pl.Blocked() leave it out (the default); for "
+    "pl.Unblocked(padding) make each block_shape entry pl.Element(n, (low, high)) (JAX 0.6.1)",
     (f"{TPU}:emit_pipeline", "should_accumulate_out"): "accumulate in the body: zero the output "
     "block on the first step of its reduction (pl.when) and add to it (JAX 0.10.0 removed "
     "the automatic accumulation)",

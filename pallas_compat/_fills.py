@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pallas_compat import (
+    _atomics,
     _block_spec,
     _compiler_params,
     _enum_view,
@@ -73,23 +74,33 @@ def backfilled(spelling: str, obj: Any, modern: str) -> Any:
 MASKED_ACCESS = frozenset({"load", "store", "swap"})
 
 
+def adapted(key: str, obj: Any) -> Any:
+    """A served callable that takes the forms old code passed it: masked loads and stores
+    whose block overhangs the array (``_masked``), atomics on a 0-d ref or at an integer
+    index in interpret mode (``_atomics``)."""
+    if key in MASKED_ACCESS:
+        from pallas_compat import _masked  # numpy: on first use only
+
+        return _masked.bounds_safe(obj)
+    op = key.removeprefix("atomic_")
+    if key.startswith("atomic_") and _atomics.combine(op) is not None:
+        return _atomics.interpretable(obj, op)
+    return obj
+
+
 def old_signature(module: str, name: str, key: str) -> Fill:
     """An old name whose callable JAX still has, same signature, in a private module."""
 
     def build() -> Any:
         here = native(module, name)
         if here is not None:
-            return here
+            return adapted(key, here) if key.startswith("atomic_") else here
         feature = FEATURES_BY_KEY[key]
         spelling = f"{Location(module, name).spelling}"
         if feature.backfill is not None:
             state, obj = find(feature.backfill)
             if state == "present":
-                if key in MASKED_ACCESS:
-                    from pallas_compat import _masked  # numpy: on first use only
-
-                    obj = _masked.bounds_safe(obj)
-                return backfilled(spelling, obj, feature.hint)
+                return backfilled(spelling, adapted(key, obj), feature.hint)
         raise missing(feature, spelling)
 
     return build
@@ -187,8 +198,8 @@ def renamed_fills(alias: str) -> dict[str, Fill]:
             elsewhere = feature_object(feature, loc.spelling, old=loc != feature.modern)
             fills[loc.attr] = lambda n=loc.attr, e=elsewhere, f=feature, s=loc.spelling: (  # type: ignore[misc]
                 with_moved_members(f, s, native)
-                if (native := native_in(alias, n)) is not None
-                else e()
+                if (native := native_in(alias, n)) is not None and not f.key.startswith("atomic_")
+                else adapted(f.key, native if native is not None else e())
             )
     return fills
 
@@ -243,6 +254,7 @@ def pl_fills() -> dict[str, Fill]:
             native(PL, "pallas_call"), scratch_grid_spec
         ),
         "BlockSpec": lambda: _block_spec.block_spec_class(),
+        "Blocked": _block_spec.blocked_class,
         **{
             name: native_or(PL, name, lambda name=name: getattr(_block_spec, name))
             for name in ("Unblocked", "unblocked", "blocked", "Element", "Squeezed", "squeezed")

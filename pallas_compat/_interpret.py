@@ -61,8 +61,9 @@ def interpret(mode: str | InterpretMode = InterpretMode.INTERPRET, **params: Any
 def adapt_recorder(recorder: Callable[..., Any]) -> Callable[..., Any]:
     """A ``grid_point_recorder`` that works whichever way JAX calls it.
 
-    JAX 0.6.2-0.10.1 call ``recorder(grid_point, core_id)`` and want nothing back; 0.10.2 on
-    call ``recorder(token, grid_point, core_id)`` and want the token back. People write one
+    JAX 0.6.2-0.10.0 call ``recorder(grid_point, core_id)`` and want nothing back; 0.10.1 on
+    call ``recorder(token, grid_point, core_id)`` and want the token back (the release scan
+    reads it from the field's annotation: ``grid_point_recorder=f(grid_point, core_id)``). People write one
     or the other; the number of arguments JAX passes says which protocol is live."""
     try:
         takes_token = len(inspect.signature(recorder).parameters) >= 3

@@ -12,11 +12,14 @@ from libcst.metadata import QualifiedNameProvider
 from pallas_compat._block_spec_order import Bindings, block_spec_order, positional
 from pallas_compat._block_spec_subclass import mended, subclasses_block_spec
 from pallas_compat._cost_analysis import migrate_cost_analysis
+from pallas_compat._expansions import Expansions, expansions
 from pallas_compat._facts import (
     ALIASES,
     BACKENDS_BY_KEY,
     BLOCK_SPEC_SUBCLASS,
+    BLOCKED_MODE,
     CALL_BACKENDS,
+    CALL_FORMS,
     CALL_KEYWORDS,
     FEATURES_BY_KEY,
     GPU_LEGACY,
@@ -38,12 +41,14 @@ from pallas_compat._facts import (
 )
 from pallas_compat._for_loop import migrate_for_loop
 from pallas_compat._load_store import PARAMETERS, canonical
+from pallas_compat._recorder import recorder_arguments, two_argument_recorder, with_token
 from pallas_compat._source import (
     BLOCK_SPEC_ORDER,
     DICT_PARAMS,
     F_KEYWORD,
     GPU_MODULE,
     PALLAS_CALL,
+    RECORDER_TWO_ARGS,
     Drift,
     call_form_releases,
     called,
@@ -58,7 +63,13 @@ from pallas_compat._source import (
 MARKER = "# pallas-compat:"
 #: Keywords the pallas_call rewrite below handles itself.
 HANDLED_KEYWORDS = frozenset(
-    (PALLAS_CALL, name) for name in ("f", "kernel", "backend", "compiler_params", "cost_estimate")
+    {
+        *(
+            (PALLAS_CALL, name)
+            for name in ("f", "kernel", "backend", "compiler_params", "cost_estimate")
+        ),
+        (f"{PL}:BlockSpec", "indexing_mode"),
+    }
 )
 TRITON_LOAD = Location(TRITON, "load")
 TRITON_STORE = Location(TRITON, "store")
@@ -97,6 +108,14 @@ def attr(dotted: str) -> cst.BaseExpression:
     return cst.parse_expression(dotted)
 
 
+def without_argument(call: cst.Call, arg: cst.Arg | None) -> cst.Call:
+    """``call`` without ``arg``; a last argument's comma goes to the new last one."""
+    args = [a for a in call.args if a is not arg]
+    if args and arg is not None and call.args[-1] is arg:
+        args[-1] = args[-1].with_changes(comma=arg.comma)
+    return call.with_changes(args=args)
+
+
 def one_per_line(
     original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
 ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
@@ -129,6 +148,24 @@ class Migrator(cst.CSTTransformer):
         self.aliases: dict[str, str] = {}
         self.markers: list[list[str]] = []
         self._bindings: Bindings | None = None
+        self.expansions: Expansions | None = None
+        self.recorders: set[cst.FunctionDef] = set()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.expansions = expansions(node, self, run_time=False)
+        if not self.form_works(RECORDER_TWO_ARGS):
+            for arg in recorder_arguments(node, self):
+                recorder = two_argument_recorder(arg.value, self.bindings())
+                if recorder is not None:
+                    self.recorders.add(recorder)
+
+    def leave_FunctionDef(
+        self, original: cst.FunctionDef, updated: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        """A two-argument ``grid_point_recorder`` takes and returns the simulator's token."""
+        if original not in self.recorders:
+            return updated
+        return with_token(updated) or updated
 
     def bindings(self) -> Bindings:
         if self._bindings is None:
@@ -398,6 +435,15 @@ class Migrator(cst.CSTTransformer):
                     *rest,
                 ]
             )
+        if (
+            is_call_to(original, self, "Blocked")
+            and not original.args
+            and not self.form_works(BLOCKED_MODE)
+        ):
+            advice = CALL_FORMS[BLOCKED_MODE]
+            self.mark(f"pl.Blocked() is not the indexing mode in JAX {self.target}: {advice}")
+        if is_call_to(original, self, "BlockSpec") and keyword(original, "indexing_mode"):
+            updated = self.migrate_indexing_mode(original, updated)
         target = called(original, self, self.bindings)
         if target is not None:
             updated = self.migrate_keywords(target[0], updated)
@@ -412,6 +458,71 @@ class Migrator(cst.CSTTransformer):
         if self.form_works(BLOCK_SPEC_SUBCLASS) or not subclasses_block_spec(original, self):
             return updated
         return mended(updated) or updated
+
+    def migrate_indexing_mode(self, original: cst.Call, call: cst.Call) -> cst.Call:
+        """``BlockSpec(..., indexing_mode=...)`` where the target lacks the mode: ``pl.Blocked()``
+        (the default) is left out; ``pl.unblocked`` / ``pl.Unblocked(padding)`` make each entry
+        of a literal ``block_shape`` a ``pl.Element(n, (low, high))`` (JAX 0.6.1's spelling);
+        a mode that comes from a variable gets a note saying what to write for each value."""
+        mode, given = keyword(call, "indexing_mode"), keyword(original, "indexing_mode")
+        assert mode is not None and given is not None
+        value = given.value  # the original's: only its nodes have qualified names
+        names = qualified(value.func if isinstance(value, cst.Call) else value, self)
+        unblocked = names & {f"{PL}.Unblocked", f"{PL}.unblocked"}
+        if f"{PL}.Blocked" in names and isinstance(value, cst.Call) and not value.args:
+            if self.form_works(BLOCKED_MODE):
+                return call
+            self.unmark("pl.Blocked() ")
+            return without_argument(call, mode)
+        if unblocked:
+            if self.works(Location(PL, "Unblocked")):
+                return call
+            elements = self.element_dims(call, mode.value)
+            if elements is not None:
+                for spelling in ("pl.Unblocked ", "pl.unblocked "):
+                    self.unmark(spelling)
+                return without_argument(elements, keyword(elements, "indexing_mode"))
+            self.mark(
+                f"indexing_mode=pl.Unblocked(...) is not in JAX {self.target}: write each "
+                "block_shape entry as pl.Element(n, (low, high)); the block shape here is not "
+                "a literal tuple to rewrite"
+            )
+            return call
+        if not works_in(keyword_releases(f"{PL}:BlockSpec", "indexing_mode"), self.target):
+            self.mark(
+                f"BlockSpec(indexing_mode=...) is not taken by JAX {self.target} and the mode "
+                "comes from a variable here: where it is pl.Blocked(), leave it out; where it "
+                "is pl.Unblocked(padding), write each block_shape entry as pl.Element(n, "
+                "(low, high))"
+            )
+        return call
+
+    def element_dims(self, call: cst.Call, mode: cst.BaseExpression) -> cst.Call | None:
+        """The call with a literal ``block_shape`` made of ``pl.Element`` entries, the padding
+        taken from a literal ``pl.Unblocked(((lo, hi), ...))``; None where either is not
+        literal."""
+        spec_args = positional(call)
+        shape_arg = keyword(call, "block_shape") or (spec_args[0] if spec_args else None)
+        if shape_arg is None or not isinstance(shape_arg.value, cst.Tuple | cst.List):
+            return None
+        dims = [e.value for e in shape_arg.value.elements]
+        pads: list[cst.BaseExpression | None] = [None] * len(dims)
+        if isinstance(mode, cst.Call) and mode.args:
+            padding = mode.args[0].value
+            if not isinstance(padding, cst.Tuple) or len(padding.elements) != len(dims):
+                return None
+            pads = [e.value for e in padding.elements]
+        element = f"{self.alias_for(PL)}.Element"
+        made = [
+            f"{element}({self.code(d)})"
+            if p is None
+            else f"{element}({self.code(d)}, {self.code(p)})"
+            for d, p in zip(dims, pads, strict=True)
+        ]
+        shape = cst.parse_expression(f"({', '.join(made)}{',' if len(made) == 1 else ''})")
+        return call.with_changes(
+            args=[a.with_changes(value=shape) if a is shape_arg else a for a in call.args]
+        )
 
     def migrate_keywords(self, key: str, call: cst.Call) -> cst.Call:
         """Keywords of a Pallas callable that the target does not take: a renamed one takes

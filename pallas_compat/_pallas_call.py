@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pallas_compat import _compiler_params
+from pallas_compat._atomics import interpreting
 from pallas_compat._errors import RefusedArgumentError, installed_jax
 from pallas_compat._facts import CALL_BACKENDS
 from pallas_compat._interpret import forced_interpret
@@ -74,7 +75,15 @@ def make_pallas_call(
                     f"pallas_call({name}={value!r}) is not known to JAX {installed_jax()} and "
                     "dropping it could change results; remove it or upgrade JAX"
                 )
-        return native(*args, **kwargs)
+        call = native(*args, **kwargs)
+        interpret = bool(kwargs.get("interpret"))
+
+        @functools.wraps(call)
+        def traced(*call_args: Any, **call_kwargs: Any) -> Any:
+            with interpreting(interpret):  # the shim's atomics see the mode they run in
+                return call(*call_args, **call_kwargs)
+
+        return traced
 
     return pallas_call
 

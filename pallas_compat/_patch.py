@@ -8,7 +8,7 @@ import sys
 import types
 from typing import Any
 
-from pallas_compat import _resolve
+from pallas_compat import _resolve, _warnings
 from pallas_compat._errors import PallasCompatError
 from pallas_compat._facts import (
     FEATURES_BY_KEY,
@@ -46,15 +46,19 @@ def patched() -> bool:
     return bool(_installed or _added_modules)
 
 
-def patch() -> None:
+def patch(*, warn: bool = True) -> None:
     """Install the shim's fills into ``jax.experimental.pallas`` and its backend modules.
 
     Idempotent; reversible with ``unpatch()``. Names the installed JAX cannot provide at all
-    stay absent (looking them up still raises JAX's own error)."""
+    stay absent (looking them up still raises JAX's own error). Installing warns about
+    nothing (so ``-W error`` suites can call it); the old spellings warn when used, once
+    each, unless ``warn=False``."""
+    _warnings.set_quiet(not warn)
     if patched():
         return
     try:
-        install_all()
+        with _warnings.silenced():
+            install_all()
     except BaseException:
         unpatch()
         raise
@@ -130,6 +134,7 @@ def unpatch() -> None:
         _resolve.unshadow(module, name, previous)
     while _added_modules:
         sys.modules.pop(_added_modules.pop(), None)
+    _warnings.set_quiet(False)
 
 
 def _importable(name: str) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import enum
 import functools
 import gc
 from collections.abc import Callable, Iterator
@@ -17,13 +18,16 @@ from typing import Any
 
 import libcst as cst
 from libcst.metadata import PositionProvider, QualifiedNameProvider
+from packaging.version import Version
 
 from pallas_compat import _cost_analysis, _facts
 from pallas_compat._block_spec_order import Bindings, block_spec_order
 from pallas_compat._block_spec_subclass import own_init, subclasses_block_spec
+from pallas_compat._expansions import Expansions, expansions
 from pallas_compat._facts import (
     BLOCK_SPEC_ORDER,
     BLOCK_SPEC_SUBCLASS,
+    BLOCKED_MODE,
     CALL_FORMS,
     CALL_KEYWORDS,
     COST_ANALYSIS_HINT,
@@ -37,6 +41,8 @@ from pallas_compat._facts import (
     MEMBER_MOVES,
     PL,
     PUBLIC_MODULES,
+    RECORDER_TWO_ARGS,
+    WRITE_INSTEAD,
     Feature,
     Location,
     backend_of,
@@ -50,6 +56,7 @@ from pallas_compat._facts import (
     scanned_releases,
     works_in,
 )
+from pallas_compat._recorder import recorder_arguments, two_argument_recorder
 
 #: A BlockSpec whose two arguments are neither literals nor bound to something that tells.
 ORDER_UNKNOWN = "BlockSpec(?, ?): argument order unknown"
@@ -61,6 +68,18 @@ def order_hint() -> str:
         f"{CALL_FORMS[BLOCK_SPEC_ORDER]}; JAX {old} took index_map first: check which "
         "argument is the index map"
     )
+
+
+class UseState(str, enum.Enum):
+    """How a use fares on one release; the values are the words doctor prints."""
+
+    WORKS = "works"
+    WARNS = "works with a warning"
+    BREAKS = "breaks"
+    UNKNOWN = "cannot tell"
+
+    def __str__(self) -> str:
+        return str(self.value)
 
 
 @dataclass(frozen=True)
@@ -75,14 +94,39 @@ class Use:
     hint: str
     #: False when the releases it works in cannot be told from the source (``order unknown``).
     certain: bool = True
+    #: Of the releases it works in, those where it warns (JAX deprecated it).
+    warns: tuple[tuple[str, str], ...] = ()
+
+    def state_on(self, release: str) -> UseState:
+        if not self.certain:
+            return UseState.UNKNOWN
+        if not works_in([list(span) for span in self.works], release):
+            return UseState.BREAKS
+        if works_in([list(span) for span in self.warns], release):
+            return UseState.WARNS
+        return UseState.WORKS
 
     def breaks_on(self, release: str) -> bool:
-        return self.certain and not works_in([list(span) for span in self.works], release)
+        return self.state_on(release) is UseState.BREAKS
+
+    def removed_in(self) -> str | None:
+        """The first release after the last one it works in, if any."""
+        if not self.works:
+            return None
+        last = max((Version(end) for _, end in self.works))
+        later = [r for r in scanned_releases() if Version(r) > last]
+        return later[0] if later else None
 
     def verdict(self, release: str) -> str:
-        if not self.certain:
+        state = self.state_on(release)
+        if state is UseState.UNKNOWN:
             return f"cannot tell from the source whether it breaks on {release}"
-        return f"{'breaks' if self.breaks_on(release) else 'works'} on {release}"
+        if state is UseState.WARNS:
+            gone = self.removed_in()
+            return f"works with a warning on {release}: deprecated" + (
+                f", gone in JAX {gone}" if gone else ""
+            )
+        return f"{state} on {release}"
 
     def as_record(self, target: str) -> dict[str, Any]:
         return {
@@ -91,6 +135,8 @@ class Use:
             "column": self.column,
             "api": self.api,
             "works_in": describe([list(span) for span in self.works]) if self.certain else "?",
+            "deprecated_in": describe([list(span) for span in self.warns]) if self.warns else None,
+            "state_on_target": str(self.state_on(target)),
             "breaks_on_target": self.breaks_on(target) if self.certain else None,
             "write_instead": self.hint,
         }
@@ -124,7 +170,8 @@ def drifted_names() -> dict[str, Drift]:
         loc = Location.parse(key)
         spans = tuple(tuple(s) for s in entry["releases"])
         hint = (
-            entry["message"]
+            WRITE_INSTEAD.get(key)
+            or entry["message"]
             or f"JAX left no migration message; it exists in {describe(entry['releases'])}"
         )
         moved = Location.parse(entry["moved_to"]) if entry["moved_to"] else None
@@ -179,7 +226,19 @@ def moved_members() -> dict[str, tuple[str, tuple[tuple[str, str], ...], str]]:
 
 
 def qualified(node: cst.CSTNode, visitor: cst.MetadataDependent) -> set[str]:
-    return {q.name for q in visitor.get_metadata(QualifiedNameProvider, node, set())}
+    """The node's qualified names, and what the module's star imports and module aliases make
+    of it where the visitor has read them (``visitor.expansions``)."""
+    names = {q.name for q in visitor.get_metadata(QualifiedNameProvider, node, set())}
+    more: Expansions | None = getattr(visitor, "expansions", None)
+    return more.expand(node, names) if more is not None else names
+
+
+#: What a module imported by name at run time could hold: doctor cannot tell.
+RUN_TIME_IMPORT = "importlib.import_module({!r})"
+RUN_TIME_HINT = (
+    "doctor and migrate cannot follow a module imported by name at run time: import it by "
+    "name (from jax.experimental import pallas as pl) so that its uses are checked"
+)
 
 
 def is_call_to(node: cst.Call, visitor: cst.MetadataDependent, name: str) -> bool:
@@ -308,7 +367,17 @@ def bound_callable(
 def name_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, qname: str) -> Use:
     drift = drifted_names()[qname]
     pos = visitor.get_metadata(PositionProvider, node).start
-    return Use(path, pos.line, pos.column + 1, drift.location.spelling, drift.spans, drift.hint)
+    loc = drift.location
+    warns = release_ranges().get("deprecated", {}).get(f"{loc.module}:{loc.attr}", [])
+    return Use(
+        path,
+        pos.line,
+        pos.column + 1,
+        loc.spelling,
+        drift.spans,
+        drift.hint,
+        warns=tuple(tuple(span) for span in warns),
+    )
 
 
 def imported_modules(node: cst.Import | cst.ImportFrom) -> Iterator[tuple[str, cst.CSTNode]]:
@@ -336,6 +405,16 @@ class UseFinder(cst.CSTVisitor):
         self.uses: list[Use] = []
         self.in_import = 0
         self.cost_names: list[set[str]] = [set()]
+        self.expansions: Expansions | None = None
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.expansions = expansions(node, self)
+        for line, column, module in self.expansions.opaque:
+            api = RUN_TIME_IMPORT.format(module)
+            self.uses.append(Use(self.path, line, column, api, (), RUN_TIME_HINT, False))
+        for arg in recorder_arguments(node, self):  # InterpretParams(grid_point_recorder=f)
+            if two_argument_recorder(arg.value, self.bindings) is not None:
+                self.uses.append(form_use(self.path, arg, self, RECORDER_TWO_ARGS))
 
     @functools.cached_property
     def bindings(self) -> Bindings:
@@ -416,6 +495,8 @@ class UseFinder(cst.CSTVisitor):
                 self.uses.append(
                     Use(self.path, pos.line, pos.column + 1, ORDER_UNKNOWN, (), order_hint(), False)
                 )
+        if is_call_to(node, self, "Blocked") and not node.args:
+            self.uses.append(form_use(self.path, node, self, BLOCKED_MODE))
         target = called(node, self, lambda: self.bindings)
         if target is None:
             return

@@ -1,15 +1,20 @@
-"""One warning per back-fill, with the modern spelling, and one switch to silence them all.
+"""One warning per back-fill, with the modern spelling, and the switches that silence them.
 
-The switch is the standard one: ``warnings.filterwarnings("ignore",
-category=pallas_compat.PallasCompatDeprecationWarning)``; or, where code cannot be changed (a
-third-party module run under ``patch()``), the environment variable
+The category is ``pallas_compat.PallasCompatDeprecationWarning`` (a ``DeprecationWarning``),
+so the standard switch works: ``warnings.filterwarnings("ignore",
+category=pallas_compat.PallasCompatDeprecationWarning)``, also where a test suite runs with
+``-W error``. Where code cannot be changed (a third-party module run under ``patch()``):
+``pallas_compat.patch(warn=False)`` or the environment variable
 ``PALLAS_COMPAT_SILENCE_DEPRECATIONS=1``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import warnings
+from collections.abc import Iterator
 
 SILENCE_ENV = "PALLAS_COMPAT_SILENCE_DEPRECATIONS"
 
@@ -19,16 +24,38 @@ class PallasCompatDeprecationWarning(DeprecationWarning):
 
 
 _warned: set[str] = set()
+#: While set, nothing warns and nothing is recorded as warned: ``patch()`` building its
+#: fills (the old name warns later, where it is used), or ``patch(warn=False)`` in force.
+_silenced: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "pallas_compat_silenced", default=False
+)
+_quiet = False
 
 
 def warn_once(key: str, message: str, *, stacklevel: int = 3) -> None:
     """Warn about back-fill ``key`` the first time it is used in this process."""
-    if key in _warned:
+    if key in _warned or _silenced.get() or _quiet:
         return
     _warned.add(key)
     if os.environ.get(SILENCE_ENV, "") not in ("", "0"):
         return
     warnings.warn(message, PallasCompatDeprecationWarning, stacklevel=stacklevel)
+
+
+@contextlib.contextmanager
+def silenced() -> Iterator[None]:
+    """No warning in the block, and none recorded: a later use still warns."""
+    token = _silenced.set(True)
+    try:
+        yield
+    finally:
+        _silenced.reset(token)
+
+
+def set_quiet(quiet: bool) -> None:
+    """``patch(warn=False)``: no back-fill warns until ``unpatch()``."""
+    global _quiet
+    _quiet = quiet
 
 
 def forget_warnings() -> None:

@@ -105,11 +105,11 @@ def import_sources(root: Path, module: str) -> dict[str, tuple[str, str]]:
         return {}
     tree = ast.parse(path.read_text())
     sources: dict[str, tuple[str, str]] = {}
-    for node in tree.body:
+    for node in statements(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             for alias in node.names:
                 sources[alias.asname or alias.name] = (node.module, alias.name)
-    for node in tree.body:
+    for node in statements(tree):
         targets = node.targets if isinstance(node, ast.Assign) else []
         if any(isinstance(t, ast.Name) and t.id == "_deprecations" for t in targets):
             for key, value in zip(node.value.keys, node.value.values, strict=True):
@@ -146,7 +146,7 @@ def deprecation_messages(root: Path, module: str) -> dict[str, str]:
     if path is None:
         return {}
     messages = {}
-    for node in ast.parse(path.read_text()).body:
+    for node in statements(ast.parse(path.read_text())):
         targets = node.targets if isinstance(node, ast.Assign) else []
         if any(isinstance(t, ast.Name) and t.id == "_deprecations" for t in targets):
             for key, value in zip(node.value.keys, node.value.values, strict=True):
@@ -158,14 +158,44 @@ def deprecation_messages(root: Path, module: str) -> dict[str, str]:
     return messages
 
 
+def statements(tree: ast.Module | ast.If | ast.Try) -> list[ast.stmt]:
+    """A module's top-level statements, with those under a top-level ``if`` or ``try``: from
+    0.7.1 the ``_deprecations`` table sits in the ``else`` of ``if TYPE_CHECKING:``. Of an
+    ``else`` only the table is read (its other statements import the helpers that build
+    it), after the ``if`` branch, so that the table's verdict on a name stands."""
+    found: list[ast.stmt] = []
+    for node in tree.body:
+        if isinstance(node, ast.If | ast.Try):
+            found += statements(node)
+            found += [s for s in statements_of(node.orelse) if is_deprecations(s)]
+        else:
+            found.append(node)
+    return found
+
+
+def statements_of(body: list[ast.stmt]) -> list[ast.stmt]:
+    return statements(ast.Module(body=body, type_ignores=[]))
+
+
+def is_deprecations(node: ast.stmt) -> bool:
+    """``_deprecations = {...}``: JAX's table of deprecated and removed names."""
+    targets = node.targets if isinstance(node, ast.Assign) else []
+    return any(isinstance(t, ast.Name) and t.id == "_deprecations" for t in targets)
+
+
+#: What a module's top level says of a name.
+PRESENT, DEPRECATED, REMOVED = "present", "deprecated", "removed"
+
+
 def top_level_names(root: Path, module: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
-    """name -> "present" | "removed" for one module's top level."""
+    """name -> "present" | "deprecated" (works, warns) | "removed" for one module's top
+    level."""
     path = module_file(root, module)
     if path is None or module in seen:
         return {}
     tree = ast.parse(path.read_text())
     names: dict[str, str] = {}
-    for node in tree.body:
+    for node in statements(tree):
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.name == "*" and node.module:
@@ -189,8 +219,12 @@ def top_level_names(root: Path, module: str, seen: frozenset[str] = frozenset())
                     if isinstance(key, ast.Constant) and isinstance(value, ast.Tuple):
                         obj = value.elts[-1]
                         removed = isinstance(obj, ast.Constant) and obj.value is None
-                        names[key.value] = "removed" if removed else "present"
+                        names[key.value] = REMOVED if removed else DEPRECATED
     return names
+
+
+def works(state: str | None) -> bool:
+    return state in (PRESENT, DEPRECATED)
 
 
 def call_forms(root: Path) -> dict[str, bool]:
@@ -215,7 +249,44 @@ def call_forms(root: Path) -> dict[str, bool]:
         CallForm.GPU_MODULE: module_file(root, GPU_LEGACY) is not None,
         # a subclass's own __init__ holds until JAX rebuilds specs from all their fields
         CallForm.BLOCK_SPEC_SUBCLASS: not rebuilds_specs(core),
+        CallForm.BLOCKED_MODE: blocked_is_a_mode(root),
+        CallForm.RECORDER_TWO_ARGS: recorder_arguments(root) == 2,
     }
+
+
+def recorder_arguments(root: Path) -> int | None:
+    """How many arguments ``InterpretParams.grid_point_recorder`` is called with, from its
+    annotation (``Callable[[tuple[np.int32, ...], np.int32], None]``: 2); None without one."""
+    location = FEATURES_BY_KEY["tpu_simulator"].modern
+    hit = definition(root, location.module, location.attr)
+    classes = [hit] if hit is not None else []
+    while classes:
+        node, where = classes.pop()
+        for statement in node.body if isinstance(node, ast.ClassDef) else ():
+            target = getattr(statement, "target", None)
+            if isinstance(target, ast.Name) and target.id == "grid_point_recorder":
+                callable_ = next(
+                    (
+                        n
+                        for n in ast.walk(statement.annotation)
+                        if isinstance(n, ast.Subscript) and ast.unparse(n.value) == "Callable"
+                    ),
+                    None,
+                )
+                if callable_ is not None and isinstance(callable_.slice, ast.Tuple):
+                    arguments = callable_.slice.elts[0]
+                    return len(arguments.elts) if isinstance(arguments, ast.List) else None
+        if isinstance(node, ast.ClassDef):
+            classes += base_classes(root, node, where)
+    return None
+
+
+def blocked_is_a_mode(root: Path) -> bool:
+    """Is ``pl.Blocked`` public and callable with no argument (the indexing mode)?"""
+    if not works(top_level_names(root, PL_MODULE).get(BLOCKED)):
+        return False
+    hit = definition(root, PL_MODULE, BLOCKED)
+    return hit is not None and not parameters(root, *hit)
 
 
 def rebuilds_specs(core: ast.Module) -> bool:
@@ -230,6 +301,8 @@ def rebuilds_specs(core: ast.Module) -> bool:
     return False
 
 
+PL_MODULE = FEATURES_BY_KEY["pallas_call"].modern.module
+BLOCKED = "Blocked"
 #: The class and the function whose signatures hold the call forms, as JAX's sources name them.
 BLOCK_SPEC = FEATURES_BY_KEY["block_spec"].modern.attr
 PALLAS_CALL = FEATURES_BY_KEY["pallas_call"].modern.attr
@@ -339,7 +412,7 @@ def public_signatures(root: Path) -> dict[str, set[str]]:
     found = {}
     for module in PUBLIC_MODULES:
         for name, state in top_level_names(root, module).items():
-            if name.startswith("_") or state != "present":
+            if name.startswith("_") or not works(state):
                 continue
             hit = definition(root, module, name)
             if hit is not None:
@@ -383,6 +456,29 @@ def keyword_ranges(
         if changed:
             table[key] = changed
     return table
+
+
+def deprecated_ranges(
+    versions: list[str], per_release: dict[str, dict[str, dict[str, str]]]
+) -> dict[str, list[list[str]]]:
+    """``module:name`` -> the releases where the name still works but warns (JAX's
+    ``_deprecations`` table holds it with its object): doctor's "works with a warning"."""
+    keys = {
+        f"{module}:{name}"
+        for v in versions
+        for module in PUBLIC_MODULES
+        for name, state in per_release[v][module].items()
+        if state == DEPRECATED
+    }
+    return {
+        key: ranges(
+            [
+                (v, per_release[v][key.partition(":")[0]].get(key.partition(":")[2]) == DEPRECATED)
+                for v in versions
+            ]
+        )
+        for key in sorted(keys)
+    }
 
 
 def ranges(flags: list[tuple[str, bool]]) -> list[list[str]]:
@@ -438,7 +534,7 @@ def main() -> int:
             flags = [
                 (
                     v,
-                    per_release[v][loc.module].get(loc.attr) == "present"
+                    works(per_release[v][loc.module].get(loc.attr))
                     or module_file(sources(v, args.cache), f"{loc.module}.{loc.attr}") is not None,
                 )
                 for v in versions
@@ -449,7 +545,7 @@ def main() -> int:
         seen = set().union(*(per_release[v][module] for v in versions)) - {"annotations"}
         for name in sorted(n for n in seen if not n.startswith("_")):
             key = f"{module}:{name}"
-            flags = [(v, per_release[v][module].get(name) == "present") for v in versions]
+            flags = [(v, works(per_release[v][module].get(name))) for v in versions]
             spans = ranges(flags)
             if key not in locations and spans != [[versions[0], versions[-1]]]:
                 names[key] = {
@@ -477,6 +573,7 @@ def main() -> int:
             for name in sorted(set().union(*keywords.values()))
         },
         "keywords": keyword_ranges(versions, signatures),
+        "deprecated": deprecated_ranges(versions, per_release),
         "members": {
             f"{enum}.{member}": ranges(
                 [(v, member in members[v].get(enum, set())) for v in versions]
