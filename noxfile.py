@@ -22,11 +22,12 @@ ROOT = Path(__file__).parent
 sys.path.insert(0, str(ROOT))
 
 from common import MatrixError, load_matrix  # noqa: E402
+from kernels.thirdparty._libraries import LIBRARIES  # noqa: E402
 
 nox.needs_version = ">=2026.10.20"
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
-nox.options.sessions = ["probe", "kernels", "corpus", "report"]
+nox.options.sessions = ["probe", "kernels", "corpus", "thirdparty", "report"]
 
 try:
     MATRIX = load_matrix(ROOT / "jax-matrix.json")
@@ -40,12 +41,17 @@ TESTS = (OLDEST, "0.6.2", NEWEST)
 SNAPSHOTS = ROOT / "reports" / "snapshots"
 KERNELS = ROOT / "reports" / "kernels"
 CORPUS = ROOT / "reports" / "corpus"
+THIRDPARTY = ROOT / "reports" / "thirdparty"
 #: When each run happened and how long it took: never committed, so that a re-run on an
 #: unchanged release leaves ``git status`` clean and a diff under reports/ means drift.
 TIMINGS = ROOT / ".nox" / "timings"
 #: Releases whose own shipped kernels (jax/experimental/pallas/ops) make the real-kernel corpus:
 #: each runs natively on itself and through patch / shim / migrate on every release after it.
 CORPUS_FROM = ("0.4.30", "0.4.35", "0.6.2", "0.9.2", NEWEST)
+#: The releases the third-party libraries were written for (each validates there), and what
+#: their kernel files import besides JAX (installed with the release's JAX, in one resolve).
+LIBRARIES_FROM = tuple(sorted({lib.written_for for lib in LIBRARIES}, key=Version))
+LIBRARY_NEEDS = sorted({need for lib in LIBRARIES for need in lib.needs})
 
 
 def per_release(releases: tuple[str, ...]) -> list[nox.param]:
@@ -98,8 +104,9 @@ def install_jax_with_undeclared(session: nox.Session, jax: str) -> None:
 @nox.session(tags=["tests"])
 @nox.parametrize("python,jax", per_release(TESTS))
 def tests(session: nox.Session, jax: str) -> None:
-    """The pytest suite against one JAX release."""
-    install_jax(session, jax)
+    """The pytest suite against one JAX release (and the third-party libraries it reads)."""
+    install_jax(session, jax, also=LIBRARY_NEEDS)
+    session.run(sys.executable, "scripts/fetch_libraries.py", external=True)  # nox's pip
     session.run("python", "-m", "pytest", *session.posargs)
 
 
@@ -156,6 +163,34 @@ def corpus(session: nox.Session, jax: str) -> None:
     session.run(*fetch, external=True)  # nox's own Python has pip; the venv may not
     CORPUS.mkdir(parents=True, exist_ok=True)
     session.run("python", "-m", "kernels.corpus", "--out", str(CORPUS / f"jax-{jax}.json"))
+
+
+@nox.session(tags=["thirdparty"], allow_parallel=True)
+@nox.parametrize(
+    "python,jax",
+    per_release(
+        tuple(
+            sorted(
+                {
+                    *(r for r in RELEASES if Version(r) >= Version(LIBRARIES_FROM[0])),
+                    *LIBRARIES_FROM,
+                },
+                key=Version,
+            )
+        )
+    ),
+)
+def thirdparty(session: nox.Session, jax: str) -> None:
+    """Published libraries' kernels on this release: reports/thirdparty/jax-X.json.
+
+    Those written for this release run natively (their validation), older ones through
+    patch, the shim's imports and migrate."""
+    marker = imports_marker(session)
+    install_jax(session, jax, also=[*undeclared(marker), *LIBRARY_NEEDS])
+    session.run(sys.executable, "scripts/fetch_libraries.py", external=True)  # nox's pip
+    THIRDPARTY.mkdir(parents=True, exist_ok=True)
+    out = THIRDPARTY / f"jax-{jax}.json"
+    session.run("python", "-m", "kernels.thirdparty", "--out", str(out))
 
 
 @nox.session(tags=["report"])

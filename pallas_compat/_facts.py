@@ -28,6 +28,7 @@ PRIVATE_UTIL = "jax._src.util"
 PRIVATE_DTYPES = "jax._src.dtypes"
 OLD_PRNG = "jax._src.prng"
 PRNG = "jax._src.random.prng"
+THREEFRY = "jax._src.random.threefry2x32"
 
 #: Which releases have each location and accept each call form, measured by
 #: ``scripts/scan_releases.py`` over every JAX release on PyPI from 0.4.30.
@@ -446,6 +447,23 @@ FEATURES: tuple[Feature, ...] = (
         "from jax._src.random import prng (the module moved; there is no public successor)",
         renamed=True,
         outside=True,
+    ),
+    *(  # what JAX's random kernels take from it, which left it for a module of its own
+        _feature(
+            f"prng_{name}",
+            f"prng.{name}",
+            f"{OLD_PRNG}:{name} {THREEFRY}:{name}",
+            f"{THREEFRY}.{name} (the Threefry functions left the PRNG module in JAX 0.10)",
+            renamed=True,
+            outside=True,
+        )
+        for name in (
+            "threefry2x32_p",
+            "threefry_2x32",
+            "threefry_seed",
+            "threefry_split",
+            "threefry_fold_in",
+        )
     ),
 )
 

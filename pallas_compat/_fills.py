@@ -193,7 +193,8 @@ def renamed_fills(alias: str) -> dict[str, Fill]:
     fills: dict[str, Fill] = {}
     for feature in renames():
         for loc in feature.locations:
-            if loc.private or NAMESPACE_OF.get(loc.module) != alias or loc.attr in fills:
+            served = not loc.private or feature.outside  # outside Pallas, private is the API
+            if not served or NAMESPACE_OF.get(loc.module) != alias or loc.attr in fills:
                 continue
             elsewhere = feature_object(feature, loc.spelling, old=loc != feature.modern)
             fills[loc.attr] = lambda n=loc.attr, e=elsewhere, f=feature, s=loc.spelling: (  # type: ignore[misc]
@@ -464,6 +465,11 @@ def nothing() -> dict[str, Fill]:
     return {}
 
 
+def prng_fills() -> dict[str, Fill]:
+    """The Threefry functions, which left the PRNG module for one of their own in JAX 0.10."""
+    return renamed_fills("prng")
+
+
 #: Namespace name -> (native module candidates, newest first; fills). The last four are JAX
 #: modules outside Pallas that old kernel files import (``NAMESPACE_OF``): the module, or
 #: where it moved, or nothing but the back-fills.
@@ -475,5 +481,5 @@ NAMESPACES: dict[str, tuple[tuple[str, ...], Callable[[], dict[str, Fill]]]] = {
     "for_loop": ((FOR_LOOP,), for_loop_fills),
     "jax_util": ((JAX_UTIL, PRIVATE_UTIL), nothing),
     "dtypes": ((PRIVATE_DTYPES,), dtypes_fills),
-    "prng": ((OLD_PRNG, PRNG), nothing),
+    "prng": ((OLD_PRNG, PRNG), prng_fills),
 }

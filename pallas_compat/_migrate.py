@@ -108,6 +108,10 @@ def attr(dotted: str) -> cst.BaseExpression:
     return cst.parse_expression(dotted)
 
 
+#: Expressions that bind tighter than ``*``: written after it as they are.
+ATOMS = (cst.Name, cst.Integer, cst.Attribute, cst.Call, cst.Subscript)
+
+
 def without_argument(call: cst.Call, arg: cst.Arg | None) -> cst.Call:
     """``call`` without ``arg``; a last argument's comma goes to the new last one."""
     args = [a for a in call.args if a is not arg]
@@ -561,6 +565,8 @@ class Migrator(cst.CSTTransformer):
         if len(values) != 3 or len(call.args) != 3:
             return call
         x, n, where = (self.code(v) for v in values)
+        if not isinstance(values[1], ATOMS) and not values[1].lpar:
+            n = f"({n})"  # [x] * (block_k // 128), not ([x] * block_k) // 128
         self.unmark("pltpu.repeat ")
         return cst.parse_expression(
             f"{self.alias_for('jax.numpy')}.concatenate([{x}] * {n}, axis={where})"

@@ -39,6 +39,7 @@ from pallas_compat._facts import (
     GPU_MODULE,
     KEYWORD_ADVICE,
     MEMBER_MOVES,
+    PARAM_FIELDS,
     PL,
     PUBLIC_MODULES,
     RECORDER_TWO_ARGS,
@@ -281,6 +282,24 @@ def dict_params(call: cst.Call) -> tuple[str, list[tuple[str, cst.BaseExpression
     return found.key, fields
 
 
+def unknown_param_keys(entries: list[tuple[str, cst.BaseExpression]]) -> str:
+    """``{"triton": {"num_wraps": 4}}``: the keys no release's params know, named (the
+    dict-era Triton lowering ignored them, so the typo never failed), or ``""``."""
+    if len(entries) != 1 or (backend := backend_of(entries[0][0])) is None:
+        return ""
+    fields = dict_entries(entries[0][1]) or []
+    unknown = [name for name, _ in fields if name not in PARAM_FIELDS.get(backend.key, {})]
+    if not unknown:
+        return ""
+    names = ", ".join(f"{name}=" for name in unknown)
+    if backend.dict_ignored_unknown_keys:
+        return (
+            f"{names} is no {backend.key} param of any release (the dict era ignored it; "
+            "migrate drops it)"
+        )
+    return f"{names} is no {backend.key} param of any release: fix the spelling or remove it"
+
+
 def form_use(path: str, node: cst.CSTNode, visitor: cst.MetadataDependent, form: str) -> Use:
     spans = tuple(tuple(s) for s in call_form_releases(form))
     pos = visitor.get_metadata(PositionProvider, node).start
@@ -516,6 +535,8 @@ class UseFinder(cst.CSTVisitor):
             if params is not None and entries is not None:
                 use = form_use(self.path, params, self, DICT_PARAMS)
                 label, hint = dict_params_form(entries[0][0] if len(entries) == 1 else "")
+                if unknown := unknown_param_keys(entries):
+                    hint += f"; {unknown}"
                 self.uses.append(dataclasses.replace(use, api=label, hint=hint))
 
 

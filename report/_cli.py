@@ -16,6 +16,7 @@ from report._load import (
     load_kernel_results,
     load_snapshot,
     load_snapshots,
+    load_thirdparty_results,
 )
 from report._model import Section
 
@@ -86,7 +87,10 @@ def build(argv: Sequence[str]) -> int:
         if s.data["environment"].get("undeclared_dependencies")
     }
     corpus_results = load_corpus_results(args.snapshots.parent / "corpus")
-    sections = _sections.build(snapshots, results, skipped, undeclared, corpus_results)
+    thirdparty_results = load_thirdparty_results(args.snapshots.parent / "thirdparty")
+    sections = _sections.build(
+        snapshots, results, skipped, undeclared, corpus_results, thirdparty_results
+    )
     answers = _sections.answers(releases)
     markdown = _render.markdown(TITLE, releases, sections, answers)
     page = _render.page(TITLE, releases, sections, answers)
@@ -140,6 +144,7 @@ def guide(argv: Sequence[str]) -> int:
         snapshots[args.new],
         load_kernel_results(folder / "kernels"),
         load_corpus_results(folder / "corpus"),
+        load_thirdparty_results(folder / "thirdparty"),
     )
     if args.format == "text":
         sys.stdout.write(_guide.text(found))

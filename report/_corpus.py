@@ -1,12 +1,17 @@
-"""The report's real-kernel section: JAX's own kernels of release X on release Y, per route.
+"""The report's real-kernel sections: JAX's own kernels of release X on release Y, and
+published libraries' kernels on the releases after theirs, per route.
 
-Read from ``reports/corpus/jax-Y.json`` (``python -m kernels.corpus``). A case counts only
-where it works natively on its own release X; one that does not is listed as dropped, with
-the reason. Rows are X x kernel, columns Y; a cell gives each route's verdict.
+Read from ``reports/corpus/jax-Y.json`` (``python -m kernels.corpus``) and
+``reports/thirdparty/jax-Y.json`` (``python -m kernels.thirdparty``), which have one record
+shape. A case counts only where it works natively on its own release X; one that does not is
+listed as dropped, with the reason. Rows are source x kernel, columns Y; a cell gives each
+route's verdict.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from packaging.version import Version
@@ -22,55 +27,98 @@ MARK = {
     CorpusStatus.DEPENDENCY: "dep",
 }
 LEGEND = (
-    "Cells: P = `pallas_compat.patch()` on the unmodified file, S = only its Pallas imports "
-    "changed to `from pallas_compat import ...`, M = `pallas-compat migrate` then plain JAX; "
-    "✓ works (within the tolerance of a NumPy float64 reference), ✗ wrong, ! error, "
-    "dep = the kernel needs a JAX API outside Pallas that the release lacks (a private helper "
-    "that is gone, or a newer `jax.jit` form): its own dependency, not counted against the "
-    "shim."
+    "Cells: P = `pallas_compat.patch()` on the unmodified file, S = only its imports of what "
+    "the shim serves (the Pallas modules, and `for_loop`, `jax.util`, `jax._src.dtypes` and "
+    "`jax._src.prng`) changed to `pallas_compat`'s, M = `pallas-compat migrate` then plain "
+    "JAX; ✓ works (within the tolerance of a NumPy float64 reference), ✗ wrong, ! error, "
+    "dep = the kernel needs something outside Pallas that the release or the environment "
+    "lacks (a JAX API no tool serves, a newer `jax.jit` form, a package of its own): its own "
+    "dependency, not counted against the shim."
 )
 
 
-def validation(results: dict[str, dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
-    """(X, kernel) -> the native record of X's own run, where X ran."""
+@dataclass(frozen=True)
+class Corpus:
+    """One corpus as the report shows it: JAX's own ops, or published libraries' kernels."""
+
+    title: str
+    anchor: str
+    intro: str
+    #: The row group a record belongs to: ``0.4.30`` (its release) or ``fjformer 0.0.70``.
+    source: Callable[[dict[str, Any]], str]
+    #: The column heading of that group, and what one is called in captions.
+    source_heading: str
+    noun: str
+    #: Counts are given per group of these (one group for JAX's ops, a library each for the
+    #: third-party corpus).
+    count_by: Callable[[dict[str, Any]], str] | None = None
+
+
+def ops_source(record: dict[str, Any]) -> str:
+    return str(record["from"])
+
+
+def library_source(record: dict[str, Any]) -> str:
+    return f"{record['library']} {record['version']} (JAX {record['from']})"
+
+
+def validation(
+    results: dict[str, dict[str, Any]], kind: Corpus
+) -> dict[tuple[str, str], dict[str, Any]]:
+    """(source, kernel) -> the native record of its own release's run, where it ran."""
     found = {}
     for release, document in results.items():
         for record in document["results"]:
             if record["route"] == "native" and record["from"] == release:
-                found[(release, record["kernel"])] = record
+                found[(kind.source(record), record["kernel"])] = record
     return found
+
+
+ROUTE_ROWS = (
+    ("patch", "patch() on older kernels", False),
+    ("shim", "shim imports on older kernels", False),
+    ("migrate", "migrate, then plain JAX, on older kernels", False),
+    ("shim", "shim imports on newer kernels", True),
+)
 
 
 def counts(
     results: dict[str, dict[str, Any]],
     releases: list[str],
     native: dict[tuple[str, str], dict[str, Any]],
+    kind: Corpus,
 ) -> list[list[Cell]]:
-    """Per route: on each release, how many validated older (or, for the shim, newer)
-    kernels work; the kernel's own dependencies are not counted."""
+    """Per route (and group): on each release, how many validated older (or, for the shim,
+    newer) kernels work; the kernel's own dependencies are not counted."""
+    groups = sorted(
+        {kind.count_by(r) for d in results.values() for r in d["results"]}
+        if kind.count_by
+        else {""}
+    )
     rows = []
-    for route, label, newer in (
-        ("patch", "patch() on older kernels", False),
-        ("shim", "shim imports on older kernels", False),
-        ("migrate", "migrate, then plain JAX, on older kernels", False),
-        ("shim", "shim imports on newer kernels", True),
-    ):
-        row = [Cell(label)]
-        for release in releases:
-            found = [
-                r
-                for r in results[release]["results"]
-                if r["route"] == route
-                and (Version(r["from"]) > Version(release)) == newer
-                and r["status"] != CorpusStatus.DEPENDENCY
-                and native.get((r["from"], r["kernel"]), {}).get("status") == CorpusStatus.WORKS
-            ]
-            ok = sum(r["status"] == CorpusStatus.WORKS for r in found)
-            text = f"{ok}/{len(found)}" if found else "—"
-            row.append(
-                Cell(text, "info" if not found else ("good" if ok == len(found) else "warn"))
-            )
-        rows.append(row)
+    for group in groups:
+        for route, label, newer in ROUTE_ROWS:
+            row = [Cell(f"{group}: {label}" if group else label)]
+            cells = []
+            for release in releases:
+                found = [
+                    r
+                    for r in results[release]["results"]
+                    if r["route"] == route
+                    and (not kind.count_by or kind.count_by(r) == group)
+                    and (Version(r["from"]) > Version(release)) == newer
+                    and r["status"] != CorpusStatus.DEPENDENCY
+                    and native.get((kind.source(r), r["kernel"]), {}).get("status")
+                    == CorpusStatus.WORKS
+                ]
+                ok = sum(r["status"] == CorpusStatus.WORKS for r in found)
+                text = f"{ok}/{len(found)}" if found else "—"
+                cells.append(
+                    Cell(text, "info" if not found else ("good" if ok == len(found) else "warn"))
+                )
+            if kind.count_by and all(c.text == "—" for c in cells):
+                continue  # a library has no newer kernels: no row of dashes
+            rows.append(row + cells)
     return rows
 
 
@@ -122,6 +170,12 @@ UNFIXED = (
         "kernel writes: a JAX limitation of the release",
     ),
     (
+        "Passing an array as a dtype argument is no longer supported",
+        "a jax.numpy change (JAX 0.8): astype() takes a dtype, no longer an array; the "
+        "kernel's own code outside Pallas (x.astype(y) for x.astype(y.dtype)), which no "
+        "Pallas tool rewrites",
+    ),
+    (
         "Effects not supported in `custom_vjp`",
         "this release's HLO interpreter runs the kernel through callbacks, which its custom_vjp "
         "(splash attention's backward) refuses: a JAX limitation of the release",
@@ -145,38 +199,40 @@ def tone(records: list[dict[str, Any]]) -> str:
     return "info"
 
 
-def corpus(results: dict[str, dict[str, Any]]) -> Section:
+def corpus(results: dict[str, dict[str, Any]], kind: Corpus | None = None) -> Section:
+    kind = kind or OPS
     releases = sorted(results, key=Version)
-    native = validation(results)
+    native = validation(results, kind)
     cells: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
+    release_of: dict[str, str] = {}
     for release in releases:
         for record in results[release]["results"]:
+            release_of[kind.source(record)] = record["from"]
             if record["route"] != "native":
-                cells.setdefault((record["from"], record["kernel"]), {}).setdefault(
+                cells.setdefault((kind.source(record), record["kernel"]), {}).setdefault(
                     release, []
                 ).append(record)
     rows, dropped, problems = [], [], {}
     for (source, kernel), by_release in sorted(
-        cells.items(), key=lambda kv: (Version(kv[0][0]), kv[0][1])
+        cells.items(), key=lambda kv: (Version(release_of[kv[0][0]]), kv[0][0], kv[0][1])
     ):
         check = native.get((source, kernel))
+        home = release_of[source]
         if check is not None and check["status"] != CorpusStatus.WORKS:
             reason = check.get("detail") or f"max abs error up to {check.get('error_bound')}"
             dropped.append(
                 [
                     Cell(source),
                     Cell(kernel),
-                    Cell(f"{check['status']} on JAX {source}: {reason}", "info"),
+                    Cell(f"{check['status']} on JAX {home}: {reason}", "info"),
                 ]
             )
             continue
-        label = (
-            kernel if check is not None else f"{kernel} (not validated: JAX {source} did not run)"
-        )
+        label = kernel if check is not None else f"{kernel} (not validated: JAX {home} did not run)"
         row = [Cell(source), Cell(label)]
         for release in releases:
             records = by_release.get(release)
-            if release == source:
+            if release == home:
                 row.append(Cell("native ✓" if check else "—", "good" if check else "info"))
                 continue
             if not records:
@@ -190,16 +246,17 @@ def corpus(results: dict[str, dict[str, Any]]) -> Section:
                     key = (source, kernel, r["route"], r.get("whose", "—"), what)
                     problems.setdefault(key, []).append(release)
         rows.append(row)
+    heading = kind.source_heading
     matrix = Table(
-        ["from JAX", "kernel", *releases],
+        [heading, "kernel", *releases],
         rows,
-        caption="kernel of release X, run on release Y",
+        caption=f"kernel of {kind.noun} X, run on release Y",
         keys=2,
     )
     tables = [
         Table(
             ["route", *releases],
-            counts(results, releases, native),
+            counts(results, releases, native, kind),
             "validated cases that work, per release they ran on",
         )
     ]
@@ -219,7 +276,7 @@ def corpus(results: dict[str, dict[str, Any]]) -> Section:
         tables.append(
             Table(
                 [
-                    "from JAX",
+                    heading,
                     "kernel",
                     "route",
                     "whose",
@@ -234,27 +291,49 @@ def corpus(results: dict[str, dict[str, Any]]) -> Section:
     if dropped:
         tables.append(
             Table(
-                ["from JAX", "kernel", "why dropped"],
+                [heading, "kernel", "why dropped"],
                 dropped,
                 caption="not counted: wrong on their own release",
             )
         )
-    section = Section(
-        "Real kernels: JAX's own ops on other releases",
-        "corpus",
-        "JAX's own kernels (`jax/experimental/pallas/ops`) of each release X, run on release Y "
-        "under interpret mode on a CPU (GPU kernels with `interpret=True`; TPU kernels with "
-        "their own `interpret=` or inside `pltpu.force_tpu_interpret_mode()`, which "
-        "pallas-compat back-fills before JAX 0.7.0: the TPU simulator where the release has "
-        "one, else the HLO interpreter): `python -m kernels.corpus`, `nox -s corpus`. "
-        f"{LEGEND}",
+    return Section(
+        kind.title,
+        kind.anchor,
+        f"{kind.intro} {LEGEND}",
         tables,
         folds=[
             Fold(
-                f"Every kernel of every release, by route ({len(rows)} rows)",
-                "corpus-matrix",
+                f"Every kernel of every {kind.noun}, by route ({len(rows)} rows)",
+                f"{kind.anchor}-matrix",
                 tables=[matrix],
             )
         ],
     )
-    return section
+
+
+OPS = Corpus(
+    "Real kernels: JAX's own ops on other releases",
+    "corpus",
+    "JAX's own kernels (`jax/experimental/pallas/ops`) of each release X, run on release Y "
+    "under interpret mode on a CPU (GPU kernels with `interpret=True`; TPU kernels with "
+    "their own `interpret=` or inside `pltpu.force_tpu_interpret_mode()`, which "
+    "pallas-compat back-fills before JAX 0.7.0: the TPU simulator where the release has "
+    "one, else the HLO interpreter): `python -m kernels.corpus`, `nox -s corpus`.",
+    ops_source,
+    "from JAX",
+    "release",
+)
+THIRDPARTY = Corpus(
+    "Real kernels: published libraries' kernels on newer releases",
+    "thirdparty",
+    "Pallas kernels of libraries on the package registry, each at a version written for JAX "
+    "0.4.30-0.6.x (the newest matrix release out when it was uploaded that its requirement "
+    "admits), validated there natively and run on every newer release by each route, against "
+    "NumPy float64 or exact integers (`kernels/thirdparty/_cases.py`): `python -m "
+    "kernels.thirdparty`, `nox -s thirdparty`. GPU-style kernels run with `interpret=True`, "
+    "TPU-style ones in the TPU interpreter, as for JAX's ops.",
+    library_source,
+    "library (written for)",
+    "library",
+    count_by=lambda record: str(record["library"]),
+)

@@ -398,8 +398,16 @@ def kernels(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) ->
     return changes
 
 
-def corpus(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) -> list[Change]:
-    """JAX A's own ops kernels run on B: one line per route, failures named."""
+def corpus(
+    old: Snapshot,
+    new: Snapshot,
+    results: dict[str, dict[str, Any]],
+    *,
+    whose: str = "own ops",
+    anchor: str = "corpus",
+) -> list[Change]:
+    """Kernels written for JAX A (its own ops, or libraries' kernels) run on B: one line per
+    route, failures named."""
     records = [
         r for r in (results.get(new.release) or {}).get("results", []) if r["from"] == old.release
     ]
@@ -412,10 +420,11 @@ def corpus(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) -> 
             continue
         bad = sorted({r["kernel"] for r in mine if r["status"] != CorpusStatus.WORKS})
         works = len(mine) - sum(1 for r in mine if r["status"] != CorpusStatus.WORKS)
-        what = f"JAX {old.release}'s own ops kernels via {route}: {works} of {len(mine)} work"
+        what = f"JAX {old.release}'s {whose} kernels via {route}: {works} of {len(mine)} work"
         if bad:
             what += f"; not: {', '.join(bad)}"
-        changes.append(Change(ChangeKind.KERNELS, f"ops kernels ({route})", what, anchor="corpus"))
+        subject = f"{whose.removeprefix('own ')} kernels ({route})"
+        changes.append(Change(ChangeKind.KERNELS, subject, what, anchor=anchor))
     return changes
 
 
@@ -424,10 +433,12 @@ def guide(
     new: Snapshot,
     kernel_results: dict[str, dict[str, Any]] | None = None,
     corpus_results: dict[str, dict[str, Any]] | None = None,
+    thirdparty_results: dict[str, dict[str, Any]] | None = None,
 ) -> Guide:
     changes = names(old, new) + call_forms(old, new) + behaviours(old, new)
     changes += kernels(old, new, kernel_results or {})
     changes += corpus(old, new, corpus_results or {})
+    changes += corpus(old, new, thirdparty_results or {}, whose="libraries'", anchor="thirdparty")
     order = list(ChangeKind)
     changes.sort(key=lambda c: (order.index(c.kind), c.subject))
     return Guide(old.release, new.release, changes)

@@ -9,9 +9,17 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from common import CORPUS_SCHEMA, KERNELS_SCHEMA, UsageError
+from common import CORPUS_SCHEMA, KERNELS_SCHEMA, THIRDPARTY_SCHEMA, UsageError
 from common import SNAPSHOT_SCHEMA as SCHEMA
-from report._shape import CORPUS_RESULTS, KERNEL_RESULTS, SNAPSHOT, Shape, ShapeError, check
+from report._shape import (
+    CORPUS_RESULTS,
+    KERNEL_RESULTS,
+    SNAPSHOT,
+    THIRDPARTY_RESULTS,
+    Shape,
+    ShapeError,
+    check,
+)
 
 
 class InputError(UsageError):
@@ -91,6 +99,11 @@ def load_kernel_results(folder: Path | None) -> dict[str, dict[str, Any]]:
 def load_corpus_results(folder: Path | None) -> dict[str, dict[str, Any]]:
     """release -> corpus document, from ``python -m kernels.corpus --out`` files."""
     return load_results(folder, CORPUS_SCHEMA, CORPUS_RESULTS, "corpus results")
+
+
+def load_thirdparty_results(folder: Path | None) -> dict[str, dict[str, Any]]:
+    """release -> third-party corpus document, from ``python -m kernels.thirdparty --out``."""
+    return load_results(folder, THIRDPARTY_SCHEMA, THIRDPARTY_RESULTS, "third-party results")
 
 
 def load_results(

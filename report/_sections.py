@@ -170,11 +170,14 @@ def guides(
     snapshots: list[Snapshot],
     kernel_results: dict[str, dict[str, Any]],
     corpus_results: dict[str, dict[str, Any]],
+    thirdparty_results: dict[str, dict[str, Any]] | None = None,
 ) -> Section:
     by_release = {s.release: s for s in snapshots}
     folds = []
     for old, new in guide_pairs([s.release for s in snapshots]):
-        found = _guide.guide(by_release[old], by_release[new], kernel_results, corpus_results)
+        found = _guide.guide(
+            by_release[old], by_release[new], kernel_results, corpus_results, thirdparty_results
+        )
         counts = ", ".join(f"{len(c)} {k.value}" for k, c in found.by_kind())
         folds.append(
             Fold(
@@ -564,11 +567,12 @@ def build(
     skipped_releases: dict[str, str],
     undeclared: dict[str, list[str]],
     corpus_results: dict[str, dict[str, Any]] | None = None,
+    thirdparty_results: dict[str, dict[str, Any]] | None = None,
 ) -> list[Section]:
-    from report._corpus import corpus
+    from report._corpus import THIRDPARTY, corpus
 
     sections = [
-        guides(snapshots, kernel_results, corpus_results or {}),
+        guides(snapshots, kernel_results, corpus_results or {}, thirdparty_results or {}),
         name_timeline(snapshots),
         summary(snapshots),
         semantics(snapshots),
@@ -579,5 +583,7 @@ def build(
     ]
     if corpus_results:
         sections.append(corpus(corpus_results))
+    if thirdparty_results:
+        sections.append(corpus(thirdparty_results, THIRDPARTY))
     sections.append(skipped(skipped_releases))
     return sections

@@ -112,3 +112,19 @@ CORPUS_RESULTS: Shape = {
         }
     ],
 }
+
+THIRDPARTY_RESULTS: Shape = {
+    "schema": str,
+    "jax": str,
+    "results": [
+        {
+            "library": str,
+            "version": str,
+            "from": str,
+            "kernel": str,
+            "route": frozenset({"native", "patch", "shim", "migrate"}),
+            "status": frozenset(CorpusStatus),
+            "detail?": str,
+        }
+    ],
+}

@@ -70,3 +70,16 @@ def test_several_backends_refused_where_only_objects_are_taken() -> None:
         "mosaic": {},
         "triton": {},
     }
+
+
+def test_a_triton_dict_key_no_release_knows_is_dropped_naming_it() -> None:
+    """``dict(triton=dict(num_wraps=4, num_stages=1))``, as jax-flash-attn2 and easydel wrote
+    it: the dict-era lowering ignored ``num_wraps``; so does the shim, saying so."""
+    forget_warnings()
+    with pytest.warns(pallas_compat.PallasCompatDeprecationWarning, match="'num_wraps'"):
+        made = normalize({"triton": {"num_wraps": 4, "num_stages": 1}}, accepts_dicts=False)
+    fields = made["triton"] if isinstance(made, dict) else dataclasses.asdict(made)
+    assert "num_wraps" not in fields and fields.get("num_stages") == 1
+    # a Mosaic dict has no such era: an unknown key is refused there
+    with pytest.raises(pallas_compat.RefusedArgumentError, match="num_wraps"):
+        normalize({"mosaic": {"num_wraps": 4}}, accepts_dicts=False)
