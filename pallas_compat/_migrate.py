@@ -4,6 +4,8 @@ safely gets a ``# pallas-compat:`` marker comment and stays a ``doctor`` entry."
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
@@ -37,6 +39,7 @@ from pallas_compat._facts import (
     keyword_releases,
     pallas_call_keyword_releases,
     param_field_releases,
+    release_ranges,
     works_in,
 )
 from pallas_compat._for_loop import migrate_for_loop
@@ -120,6 +123,31 @@ def without_argument(call: cst.Call, arg: cst.Arg | None) -> cst.Call:
     return call.with_changes(args=args)
 
 
+def noted(whitespace: cst.TrailingWhitespace, notes: list[str]) -> cst.TrailingWhitespace:
+    """The line's end with the notes as one comment (after the author's, never twice)."""
+    comment = whitespace.comment
+    if not notes or (comment and MARKER in comment.value):
+        return whitespace
+    text = f"{MARKER} {'; '.join(dict.fromkeys(notes))}"
+    if comment is not None:  # the author's comment stays; the note follows it
+        text = f"{comment.value}  {text}"
+    return whitespace.with_changes(whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(text))
+
+
+Compound = TypeVar("Compound", cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With)
+
+
+def with_header_notes(node: Compound, notes: list[str]) -> Compound:
+    """Notes raised in a compound statement's header go on the line that ends with ``:``."""
+    body = node.body
+    if not notes:
+        return node
+    if isinstance(body, cst.IndentedBlock):
+        return node.with_changes(body=body.with_changes(header=noted(body.header, notes)))
+    whitespace = noted(body.trailing_whitespace, notes)  # def f(): return ... on one line
+    return node.with_changes(body=body.with_changes(trailing_whitespace=whitespace))
+
+
 def one_per_line(
     original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
 ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
@@ -167,6 +195,7 @@ class Migrator(cst.CSTTransformer):
         self, original: cst.FunctionDef, updated: cst.FunctionDef
     ) -> cst.FunctionDef:
         """A two-argument ``grid_point_recorder`` takes and returns the simulator's token."""
+        updated = with_header_notes(updated, self.markers.pop())
         if original not in self.recorders:
             return updated
         return with_token(updated) or updated
@@ -180,7 +209,10 @@ class Migrator(cst.CSTTransformer):
     # -- helpers
 
     def works(self, loc: Location) -> bool:
-        return works_in(loc.releases, self.target)
+        """Present on the target and not deprecated there: migrate also rewrites what only
+        warns, so that the migrated file runs quietly (``-W error`` suites)."""
+        deprecated = release_ranges().get("deprecated", {}).get(f"{loc.module}:{loc.attr}", [])
+        return works_in(loc.releases, self.target) and not works_in(deprecated, self.target)
 
     def form_works(self, form: str) -> bool:
         return works_in(call_form_releases(form), self.target)
@@ -311,18 +343,40 @@ class Migrator(cst.CSTTransformer):
     def leave_SimpleStatementLine(
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
-        notes = self.markers.pop()
-        comment = updated.trailing_whitespace.comment
-        if notes and not (comment and MARKER in comment.value):
-            text = f"{MARKER} {'; '.join(dict.fromkeys(notes))}"
-            if comment is not None:  # the author's comment stays; the note follows it
-                text = f"{comment.value}  {text}"
-            updated = updated.with_changes(
-                trailing_whitespace=updated.trailing_whitespace.with_changes(
-                    whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(text)
-                )
-            )
-        return one_per_line(original, updated)
+        whitespace = noted(updated.trailing_whitespace, self.markers.pop())
+        return one_per_line(original, updated.with_changes(trailing_whitespace=whitespace))
+
+    # -- a compound statement's header (a default, a decorator, a test) notes on its own line
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.markers.append([])
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.markers.append([])
+
+    def visit_If(self, node: cst.If) -> None:
+        self.markers.append([])
+
+    def leave_If(self, original: cst.If, updated: cst.If) -> cst.If:
+        return with_header_notes(updated, self.markers.pop())
+
+    def visit_For(self, node: cst.For) -> None:
+        self.markers.append([])
+
+    def leave_For(self, original: cst.For, updated: cst.For) -> cst.For:
+        return with_header_notes(updated, self.markers.pop())
+
+    def visit_While(self, node: cst.While) -> None:
+        self.markers.append([])
+
+    def leave_While(self, original: cst.While, updated: cst.While) -> cst.While:
+        return with_header_notes(updated, self.markers.pop())
+
+    def visit_With(self, node: cst.With) -> None:
+        self.markers.append([])
+
+    def leave_With(self, original: cst.With, updated: cst.With) -> cst.With:
+        return with_header_notes(updated, self.markers.pop())
 
     def leave_Expr(self, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmallStatement:
         """``pl.store(ref, idx, v)`` / ``pl.swap(ref, idx, v)`` as a statement (in any
@@ -459,6 +513,7 @@ class Migrator(cst.CSTTransformer):
 
     def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
         """A BlockSpec subclass's own ``__init__`` passes every other field on."""
+        updated = with_header_notes(updated, self.markers.pop())
         if self.form_works(BLOCK_SPEC_SUBCLASS) or not subclasses_block_spec(original, self):
             return updated
         return mended(updated) or updated

@@ -23,13 +23,15 @@ from pallas_compat._facts import (
 from pallas_compat._namespace import fills_of, wrapped
 
 #: Fills that replace a name JAX has, because they accept more call forms than JAX does: the
-#: call, the spec and estimate classes, every name of a dict-era backend's params class (they
+#: call, the spec and estimate classes (and ``pl.Blocked``, whose zero-argument form was the
+#: indexing mode), every name of a dict-era backend's params class (they
 #: take dict-era fields), the functions whose keywords JAX renamed, and the enums JAX moved
 #: members out of (``pltpu.MemorySpace.ANY``; the view is the native enum where none moved).
 ADAPTERS = frozenset(
     {
         "pallas_call",
         "BlockSpec",
+        "Blocked",
         "CostEstimate",
         *params_class_names(),
         *(name for _, name in KEYWORD_RENAMES),

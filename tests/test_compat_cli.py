@@ -36,7 +36,22 @@ def test_doctor_json(capsys) -> None:
     report = json.loads(out)
     assert status == 1 and report["target"] == "0.6.2"
     load = next(u for u in report["uses"] if u["api"] == "pl.load")
-    assert load["works_in"] == "0.4.30-0.7.0" and load["breaks_on_target"] is False
+    assert load["works_in"] == "0.4.30-0.8.3" and load["breaks_on_target"] is False
+    assert load["deprecated_in"] == "0.7.1-0.8.3" and load["state_on_target"] == "works"
+
+
+def test_deprecated_is_not_broken(capsys) -> None:
+    """On 0.7.1 ``pl.load`` and ``pltpu.TPUCompilerParams`` are in the releases' deprecation
+    tables: they work, with a warning, and doctor says which release removes them."""
+    status, out, _ = run(capsys, "doctor", str(FIXTURE), "--target", "0.7.1", "--format", "json")
+    states = {u["api"]: u["state_on_target"] for u in json.loads(out)["uses"]}
+    assert states["pl.load"] == states["pltpu.TPUCompilerParams"] == "works with a warning"
+    assert states["pallas_call(f=...)"] == "breaks"
+    status, out, _ = run(capsys, "doctor", str(FIXTURE), "--target", "0.7.1")
+    assert (
+        "pl.load (works in JAX 0.4.30-0.8.3; works with a warning on 0.7.1: deprecated, "
+        "gone in JAX 0.9.0)" in out
+    )
 
 
 @pytest.mark.parametrize(
@@ -99,5 +114,5 @@ def test_console_script_entry_point() -> None:
         text=True,
     )
     assert (
-        out.returncode == 1 and "pltpu.TPUCompilerParams (works in JAX 0.4.33-0.6.1" in out.stdout
+        out.returncode == 1 and "pltpu.TPUCompilerParams (works in JAX 0.4.33-0.7.1" in out.stdout
     )

@@ -69,12 +69,15 @@ def test_migrate_is_idempotent_and_keeps_comments(target: str) -> None:
     assert once.count("# drift:") == FIXTURE.read_text().count("# drift:")
 
 
-def test_only_what_breaks_on_the_target_is_touched() -> None:
-    """On 0.6.2 pl.load and pl.store still exist (until 0.7.0): they stay; the rest moves."""
+def test_only_what_breaks_or_warns_on_the_target_is_touched() -> None:
+    """On 0.6.2 pl.load and pl.store still exist, without a warning (0.7.1-0.8.3 deprecate
+    them): they stay. TPUCompilerParams works there with a warning: it moves, like what
+    breaks."""
     source = migrated_source("0.6.2")
     assert "pl.load(x_ref" in source and "pallas.store(o_ref" in source
     assert "TPUCompilerParams(" not in source and "f=lambda" not in source
     assert "pltpu.CompilerParams(dimension_semantics=" in source
+    assert "pl.load(" not in migrated_source("0.7.1")
 
 
 def test_nothing_breaking_means_nothing_changes() -> None:

@@ -46,9 +46,9 @@ def captured_call(signature_of: object) -> tuple[object, dict[str, object]]:
     seen: dict[str, object] = {}
 
     @functools.wraps(signature_of)  # type: ignore[arg-type]
-    def native(*args: object, **kwargs: object) -> str:
+    def native(*args: object, **kwargs: object) -> object:
         seen.update(kwargs)
-        return "called"
+        return lambda *operands: "called"  # what pallas_call returns: the call to make
 
     return make_pallas_call(native, None), seen
 
@@ -74,7 +74,7 @@ def test_backend_keyword_becomes_the_backends_params(
         with pytest.raises(pallas_compat.RefusedArgumentError, match="has no such backend"):
             call(double, out_shape=OUT, backend=backend)
         return
-    assert call(double, out_shape=OUT, backend=backend) == "called"
+    assert call(double, out_shape=OUT, backend=backend)() == "called"
     assert "backend" not in seen
     if params is None:
         assert seen.get("compiler_params") is None

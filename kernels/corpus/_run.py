@@ -7,6 +7,7 @@ kernels.thirdparty``): the records have one shape, so the report reads both the 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 import sys
@@ -61,10 +62,28 @@ NON_PALLAS_ATTRIBUTE = re.compile(
 )
 
 
+#: ``Blocked.__init__() missing 1 required positional argument``: a call refused before any
+#: frame of the callee runs, so only the message names it.
+ARGUMENT_ERROR = re.compile(r"^(\w+)(?:\.__init__)?\(\) (?:missing|got|takes)")
+
+
+@functools.cache
+def pallas_names() -> frozenset[str]:
+    """Every public name of a Pallas module in some scanned release."""
+    from pallas_compat._facts import release_ranges
+
+    keys = release_ranges()["names"]
+    return frozenset(k.partition(":")[2] for k in keys if k.startswith("jax.experimental.pallas"))
+
+
 def outside_pallas(exc: BaseException) -> bool:
-    """Did it fail in JAX outside Pallas (or in the kernel file calling such JAX)?"""
+    """Did it fail in JAX outside Pallas (or in the kernel file calling such JAX)? A call a
+    Pallas callable refused its arguments counts as Pallas's though no Pallas frame ran."""
     if isinstance(exc, AttributeError) and NON_PALLAS_ATTRIBUTE.search(str(exc)):
         return True
+    refused = ARGUMENT_ERROR.match(str(exc)) if isinstance(exc, TypeError) else None
+    if refused is not None and refused.group(1) in pallas_names():
+        return False
     frames = traceback.extract_tb(exc.__traceback__)
     return not any(part in frame.filename for frame in frames for part in PALLAS_CODE)
 
