@@ -95,6 +95,16 @@ class CorpusStatus(Word):
     DEPENDENCY = "dependency"
 
 
+class DoctorVerdict(Word):
+    """Whether ``doctor``'s verdict on a kernel's files matched a plain run on a release."""
+
+    AGREES = "agrees"
+    #: The plain run failed, and no use doctor says breaks there ran.
+    MISSED = "missed"
+    #: The plain run worked, yet a use doctor says breaks there ran.
+    FALSE_ALARM = "false alarm"
+
+
 class CallOutcome(Word):
     """What one observed call did (the probes' records)."""
 

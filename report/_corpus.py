@@ -16,7 +16,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from common import CorpusStatus
+from common import CorpusStatus, DoctorVerdict
 from report._model import Cell, Fold, Section, Table
 
 ROUTE_LETTER = {"native": "native", "patch": "P", "shim": "S", "migrate": "M"}
@@ -183,6 +183,50 @@ UNFIXED = (
 )
 
 
+def doctor_rows(
+    results: dict[str, dict[str, Any]],
+    releases: list[str],
+    native: dict[tuple[str, str], dict[str, Any]],
+    kind: Corpus,
+) -> tuple[list[list[Cell]], list[list[Cell]]]:
+    """Per group and release, of the validated cases' plain runs, how many doctor's verdict
+    matched; and each one that did not."""
+    group_of = kind.count_by or (lambda record: "")
+    groups = sorted({group_of(r) for d in results.values() for r in d["results"]})
+    rows, wrong = [], []
+    for group in groups:
+        cells = []
+        for release in releases:
+            checked = [
+                r
+                for r in results[release]["results"]
+                if r["route"] == "native"
+                and "doctor" in r
+                and group_of(r) == group
+                and native.get((kind.source(r), r["kernel"]), {}).get("status")
+                == CorpusStatus.WORKS
+            ]
+            agree = sum(r["doctor"] == DoctorVerdict.AGREES for r in checked)
+            text = f"{agree}/{len(checked)}" if checked else "—"
+            good = agree == len(checked)
+            cells.append(Cell(text, "info" if not checked else ("good" if good else "bad")))
+            wrong += [
+                [
+                    Cell(kind.source(r)),
+                    Cell(r["kernel"]),
+                    Cell(release),
+                    Cell(str(r["doctor"]), "bad"),
+                    Cell(f"{r['status']}: {r.get('detail', '')}".rstrip(": ")),
+                    Cell(", ".join(r["flagged"]) or "nothing"),
+                ]
+                for r in checked
+                if r["doctor"] != DoctorVerdict.AGREES
+            ]
+        if any(c.text != "—" for c in cells):
+            rows.append([Cell(group or "all"), *cells])
+    return rows, wrong
+
+
 def why_unfixed(first_line: str, route: str) -> str:
     for needle, reason in UNFIXED:
         if needle in first_line:
@@ -260,6 +304,25 @@ def corpus(results: dict[str, dict[str, Any]], kind: Corpus | None = None) -> Se
             "validated cases that work, per release they ran on",
         )
     ]
+    checked, disagreed = doctor_rows(results, releases, native, kind)
+    if checked:
+        tables.append(
+            Table(
+                [kind.noun, *releases],
+                checked,
+                "doctor vs a plain run: validated cases where what doctor says breaks on the "
+                "release is what ran when the plain run failed, and nothing that ran when it "
+                "worked",
+            )
+        )
+    if disagreed:
+        tables.append(
+            Table(
+                [heading, "kernel", "on JAX", "doctor", "plain run", "uses doctor flags that ran"],
+                disagreed,
+                caption="where doctor and the plain run disagree",
+            )
+        )
     if problems:
         problem_rows = [
             [
@@ -331,7 +394,10 @@ THIRDPARTY = Corpus(
     "admits), validated there natively and run on every newer release by each route, against "
     "NumPy float64 or exact integers (`kernels/thirdparty/_cases.py`): `python -m "
     "kernels.thirdparty`, `nox -s thirdparty`. GPU-style kernels run with `interpret=True`, "
-    "TPU-style ones in the TPU interpreter, as for JAX's ops.",
+    "TPU-style ones in the TPU interpreter, as for JAX's ops. Each case also runs unchanged "
+    "on every newer release, to check `pallas-compat doctor` against it: what doctor says "
+    "breaks there must have run when the plain run failed, and nothing it flags may have run "
+    "when the plain run worked.",
     library_source,
     "library (written for)",
     "library",

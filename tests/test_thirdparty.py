@@ -82,19 +82,34 @@ def test_every_library_was_written_for_the_release_it_is_validated_on() -> None:
 
 
 def committed() -> list[dict[str, object]]:
+    """Every committed record, each with the release it ran on as ``jax``."""
     records = []
     for path in sorted((REPO / "reports" / "thirdparty").glob("jax-*.json")):
         document = json.loads(path.read_text())
         assert document["schema"] == SCHEMA
-        records += document["results"]
+        records += [{**r, "jax": document["jax"]} for r in document["results"]]
     return records
 
 
 def test_the_committed_corpus_has_25_validated_cases_from_6_libraries() -> None:
-    native = [r for r in committed() if r["route"] == "native"]
+    native = [r for r in committed() if r["route"] == "native" and r["from"] == r["jax"]]
     validated = {(r["library"], r["kernel"]) for r in native if r["status"] == "works"}
     assert len(validated) >= 25
     assert len({library for library, _ in validated}) >= 6
+
+
+def test_doctor_agrees_with_every_plain_run_of_a_validated_case() -> None:
+    """The issue's measure of doctor on the corpus: on every release, what it says breaks ran
+    when the plain run failed, and nothing it flags ran when the run worked."""
+    records = committed()
+    validated = {
+        (r["library"], r["kernel"])
+        for r in records
+        if r["route"] == "native" and r["from"] == r["jax"] and r["status"] == "works"
+    }
+    checked = [r for r in records if "doctor" in r and (r["library"], r["kernel"]) in validated]
+    assert len(checked) >= 200
+    assert [r for r in checked if r["doctor"] != "agrees"] == []
 
 
 def test_bad_input_is_one_line_before_any_work(tmp_path: Path) -> None:

@@ -88,6 +88,15 @@ def outside_pallas(exc: BaseException) -> bool:
     return not any(part in frame.filename for frame in frames for part in PALLAS_CODE)
 
 
+def surface(module: str) -> bool:
+    """The JAX modules outside Pallas that kernel files import and pallas-compat serves
+    (``for_loop``, ``jax.util``, ...): a missing one is a failure of the surface, not the
+    kernel's own dependency."""
+    from pallas_compat._facts import OUTSIDE_MODULES
+
+    return module in OUTSIDE_MODULES
+
+
 def load(tree: Tree | Path, file: str, route: str, target: str, work: Path, tag: str) -> ModuleType:
     if str(work) not in sys.path:
         sys.path.insert(0, str(work))
@@ -96,7 +105,7 @@ def load(tree: Tree | Path, file: str, route: str, target: str, work: Path, tag:
         return importlib.import_module(module_name)
     except ModuleNotFoundError as exc:
         missing = exc.name or ""
-        if missing.startswith("jax.") and ".pallas" not in missing:
+        if missing.startswith("jax.") and ".pallas" not in missing and not surface(missing):
             raise Dependency(f"imports {missing}, which JAX {target} does not have") from None
         top = missing.partition(".")[0]
         if top and top not in ("jax", "jaxlib", tag, "pallas_compat"):

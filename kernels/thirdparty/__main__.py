@@ -3,8 +3,9 @@ kernels on this JAX.
 
 Every case of ``kernels/thirdparty/_cases.py`` whose library was written for this release or
 an older one runs on the installed JAX: natively when the library was written for this
-release (the validation: the report drops a case that is wrong there), else through
-``patch``, ``shim`` and ``migrate``. The libraries come unpacked from the cache
+release (the validation: the report drops a case that is wrong there), else natively and
+through ``patch``, ``shim`` and ``migrate``. Each plain run also checks ``doctor``: what it
+says breaks here must be what ran when the run failed, and nothing that ran when it worked. The libraries come unpacked from the cache
 (``scripts/fetch_libraries.py``). One JSON record per library x case x route, as the ops
 corpus writes them. Exit status 0 unless the input is bad (2).
 """
@@ -21,6 +22,9 @@ from typing import Any
 from packaging.version import Version
 
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep
+from kernels.corpus._doctor_check import breaking_uses_run
+from kernels.corpus._doctor_check import verdict as doctor_verdict
+from kernels.corpus._lines import lines_run
 from kernels.corpus._package import Tree
 from kernels.corpus._run import ROUTES, attempt, load
 from kernels.thirdparty import SCHEMA
@@ -41,9 +45,18 @@ def one(
     lib = case.library
     tag = f"thirdparty_{lib.package}_{Path(case.file).stem}_{route}"
     source = tree(case, libraries)
-    verdict = attempt(
-        case, route, lambda: load(source, case.file, route, target, work, tag), tag, work
-    )
+
+    def run() -> dict[str, Any]:
+        return attempt(
+            case, route, lambda: load(source, case.file, route, target, work, tag), tag, work
+        )
+
+    if route == "native":  # the plain run also checks what doctor says of the files
+        with lines_run(work / tag) as ran:
+            verdict = run()
+        verdict |= doctor_verdict(verdict, breaking_uses_run(work / tag, ran, target))
+    else:
+        verdict = run()
     return {
         "library": lib.name,
         "version": lib.version,
@@ -76,7 +89,7 @@ def _main(argv: Sequence[str]) -> int:
         "--routes",
         default="",
         help="comma-separated routes to run for every case up to this release (default: "
-        "native on a library's own release, patch, shim and migrate on newer ones)",
+        "native on a library's own release, native, patch, shim and migrate on newer ones)",
     )
     args = parser.parse_args(argv)
     routes_asked = tuple(r for r in args.routes.split(",") if r)
@@ -105,7 +118,9 @@ def _main(argv: Sequence[str]) -> int:
             written_for = Version(case.library.written_for)
             if written_for > Version(target):
                 continue
-            routes = routes_asked or (("native",) if written_for == Version(target) else ROUTES)
+            routes = routes_asked or (
+                ("native",) if written_for == Version(target) else ("native", *ROUTES)
+            )
             for route in routes:
                 record = one(case, route, target, libraries, Path(work))
                 records.append(record)
