@@ -1,7 +1,8 @@
 """Sessions of pallas-compat across JAX releases.
 
-``nox`` (the main job) runs ``probe``, ``kernels`` and ``report`` over the default matrix of
-``jax-matrix.json``: the oldest release plus the newest patch of every minor series.
+``nox`` (the main job) runs ``probe``, ``kernels``, ``corpus``, ``thirdparty`` and ``report``
+over the default matrix of ``jax-matrix.json``: the oldest release plus the newest patch of
+every minor series (the corpora also on the releases their kernels come from).
 ``PALLAS_COMPAT_MATRIX=every nox`` runs every release instead; ``nox -s refresh_matrix``
 rewrites the file from the registry. ``nox -s tests`` is the test suite (oldest, one mid
 release, newest). Probe and kernel sessions may run in parallel: ``nox -j 2``.
@@ -183,8 +184,8 @@ def corpus(session: nox.Session, jax: str) -> None:
 def thirdparty(session: nox.Session, jax: str) -> None:
     """Published libraries' kernels on this release: reports/thirdparty/jax-X.json.
 
-    Those written for this release run natively (their validation), older ones through
-    patch, the shim's imports and migrate."""
+    Those written for this release run natively (their validation), older ones natively
+    (to check doctor against) and through patch, the shim's imports and migrate."""
     marker = imports_marker(session)
     install_jax(session, jax, also=[*undeclared(marker), *LIBRARY_NEEDS])
     session.run(sys.executable, "scripts/fetch_libraries.py", external=True)  # nox's pip

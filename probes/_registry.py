@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
@@ -25,7 +26,8 @@ class Probe:
     def title(self) -> str:
         """What the probe tries, in words: the first line of its docstring (the report uses it
         to describe a behaviour that changed)."""
-        doc = (self.fn.__doc__ or "").strip()
+        fn = self.fn.func if isinstance(self.fn, functools.partial) else self.fn
+        doc = (fn.__doc__ or "").strip()
         return doc.splitlines()[0].replace("``", "`") if doc else ""
 
     def __post_init__(self) -> None:

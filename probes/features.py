@@ -11,6 +11,7 @@ from probes._registry import Probe
 
 
 def feature_record(feature: Feature) -> dict[str, Any]:
+    """Where one feature of the API-facts table resolves, and how each candidate stands."""
     record = resolve(feature).as_record()
     record["candidates"] = {loc.spelling: find(loc)[0] for loc in feature.locations}
     return record

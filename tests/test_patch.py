@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -143,3 +145,74 @@ def test_cost_analysis_indexed_as_the_old_list() -> None:
     finally:
         pallas_compat.unpatch()
     assert type(compiled.cost_analysis()) is type(before)
+
+
+OUTSIDE = ("jax.util", "jax._src.lax.control_flow.for_loop", "jax._src.prng")
+
+
+def importable(name: str) -> bool:
+    try:
+        importlib.import_module(name)
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("name", OUTSIDE)
+def test_a_module_outside_pallas_is_there_under_patch_and_as_before_after(name: str) -> None:
+    """Old kernel files import these; a release that lacks one gets the shim's namespace in
+    ``sys.modules``, and ``unpatch()`` takes it out again."""
+    before = importable(name)
+    pallas_compat.patch(warn=False)
+    try:
+        assert importable(name)
+    finally:
+        pallas_compat.unpatch()
+    if not before:
+        sys.modules.pop(name, None)  # what the failed import attempt may have left
+    assert importable(name) is before
+
+
+SOFTMAX = Path(__file__).parent / "fixtures" / "real" / "jax_0_4_30" / "softmax.py"
+RUN_SOFTMAX = f"""
+import importlib.util, sys, warnings
+import numpy as np
+import pallas_compat
+{{filters}}
+pallas_compat.patch({{warn}})
+spec = importlib.util.spec_from_file_location("real_softmax", {str(SOFTMAX)!r})
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+x = np.linspace(-3, 3, 300, dtype=np.float32).reshape(3, 100)
+out = np.asarray(module.softmax(x, interpret=True), np.float64)
+e = np.exp(x - x.max(axis=1, keepdims=True))
+assert np.abs(out - e / e.sum(axis=1, keepdims=True)).max() < 1e-6
+"""
+
+
+def run_softmax(warn: str = "", filters: str = "") -> subprocess.CompletedProcess[str]:
+    """The script under ``-W error``, as a suite run that way starts."""
+    script = RUN_SOFTMAX.replace("{warn}", warn).replace("{filters}", filters)
+    return subprocess.run(
+        [sys.executable, "-W", "error", "-c", script],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_warnings_as_errors_with_patch_warn_false() -> None:
+    """A suite run with ``-W error``: JAX 0.4.30's softmax (``pl.load`` with a mask, a dict of
+    Triton params) runs under ``patch(warn=False)``, and under ``patch()`` once the shim's own
+    category is filtered; unfiltered, the old spelling is the error, naming the category."""
+    quiet = run_softmax(warn="warn=False")
+    assert quiet.returncode == 0, quiet.stderr
+    # what pytest's -W "ignore::pallas_compat.PallasCompatDeprecationWarning" installs
+    ours = (
+        "warnings.filterwarnings('ignore', category=pallas_compat.PallasCompatDeprecationWarning)"
+    )
+    filtered = run_softmax(filters=ours)
+    assert filtered.returncode == 0, filtered.stderr
+    loud = run_softmax()
+    if loud.returncode != 0:  # this release lacks an old spelling the file uses
+        assert "PallasCompatDeprecationWarning" in loud.stderr

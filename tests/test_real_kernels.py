@@ -77,6 +77,18 @@ def test_softmax_with_a_block_that_overhangs_the_row(route: str, row: int, tmp_p
     np.testing.assert_allclose(np.asarray(out), softmax64(x.astype(np.float64)), atol=1e-6)
 
 
+def test_rms_norm_with_its_in_kernel_for_loop(route: str, tmp_path: Path) -> None:
+    """``from jax._src.lax.control_flow.for_loop import for_loop`` inside the kernel body: gone
+    in 0.7.2; served by the shim and patch(), replaced by a local helper by migrate."""
+    module = load("rms_norm", route, tmp_path)
+    rng = np.random.default_rng(1)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((2, 3, 200), (200,), (200,)))
+    out = module.rms_norm(jnp.asarray(x), jnp.asarray(w), jnp.asarray(b), interpret=True)
+    x64 = x.astype(np.float64)
+    expected = x64 / np.sqrt(np.mean(x64**2, axis=-1, keepdims=True) + 1e-5) * w + b
+    np.testing.assert_allclose(np.asarray(out), expected, atol=1e-5)
+
+
 def test_flash_attention_forward_and_backward_of_the_gpu_kernel(route: str, tmp_path: Path) -> None:
     """``pl.dot`` (-> ``pltriton.dot``), masked loads and stores, the old BlockSpec order and
     dict ``compiler_params``: forward and ``jax.grad`` through JAX 0.4.30's Triton kernel."""
