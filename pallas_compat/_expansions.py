@@ -25,6 +25,8 @@ class Expansions:
     aliases: dict[str, str] = field(default_factory=dict)
     #: (line, column, module) of each import by name at run time.
     opaque: list[tuple[int, int, str]] = field(default_factory=list)
+    #: ids of the names after a dot (``x.load``'s ``load``), which a star import never binds.
+    attributes: set[int] = field(default_factory=set)
 
     def expand(self, node: cst.CSTNode, names: set[str]) -> set[str]:
         """``names`` (libcst's) plus what an alias or a star import makes of the node."""
@@ -33,7 +35,7 @@ class Expansions:
             head, _, rest = name.partition(".")
             if head in self.aliases:
                 found.add(f"{self.aliases[head]}.{rest}" if rest else self.aliases[head])
-        if not names and isinstance(node, cst.Name):
+        if not names and isinstance(node, cst.Name) and id(node) not in self.attributes:
             found |= {f"{m}.{node.value}" for m in self.star if node.value in known_names(m)}
         return found
 
@@ -74,11 +76,24 @@ def expansions(
                         if module_name is not None:
                             found.aliases[target.target.value] = module_name
     found.aliases = {k: v for k, v in found.aliases.items() if bound.get(k) == 1}
+    if found.star:
+        dotted = AttributeNames()
+        module.visit(dotted)
+        found.attributes = dotted.found
     if run_time:
         finder = RunTimeImports(visitor)
         module.visit(finder)
         found.opaque = finder.found
     return found
+
+
+class AttributeNames(cst.CSTVisitor):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: set[int] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        self.found.add(id(node.attr))
 
 
 class RunTimeImports(cst.CSTVisitor):

@@ -66,18 +66,10 @@ class Returns(cst.CSTTransformer):
 
     def __init__(self) -> None:
         super().__init__()
-        self.depth = 0
         self.returns_value = False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.depth += 1
-        return self.depth == 1
-
-    def leave_FunctionDef(
-        self, original: cst.FunctionDef, updated: cst.FunctionDef
-    ) -> cst.FunctionDef:
-        self.depth -= 1
-        return updated
+        return False  # it visits the recorder's body: a def in it has returns of its own
 
     def visit_Lambda(self, node: cst.Lambda) -> bool:
         return False
@@ -88,7 +80,9 @@ class Returns(cst.CSTTransformer):
         ):
             self.returns_value = True
             return updated
-        return updated.with_changes(value=cst.Name(TOKEN))
+        return updated.with_changes(
+            value=cst.Name(TOKEN), whitespace_after_return=cst.SimpleWhitespace(" ")
+        )
 
 
 def with_token(node: cst.FunctionDef) -> cst.FunctionDef | None:

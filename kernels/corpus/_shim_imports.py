@@ -37,6 +37,22 @@ def from_import(module: str, names: list[cst.ImportAlias]) -> cst.ImportFrom:
 
 
 class ShimImports(cst.CSTTransformer):
+    def leave_SimpleStatementLine(
+        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
+    ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
+        """One import split in two stays one statement per line."""
+        if len(original.body) != 1 or len(updated.body) == 1:
+            return updated
+        first, *rest = updated.body
+        lines = [
+            updated.with_changes(body=[first.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
+        ]
+        lines += [
+            cst.SimpleStatementLine([s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
+            for s in rest
+        ]
+        return cst.FlattenSentinel(lines)
+
     def leave_Import(
         self, original: cst.Import, updated: cst.Import
     ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement]:

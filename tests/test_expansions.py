@@ -1,0 +1,61 @@
+"""pallas_compat._expansions: what a plain import scan misses, for doctor and migrate."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from pallas_compat._migrate import migrate_module
+from pallas_compat._source import UseState, find_uses
+
+STAR = """\
+from jax.experimental.pallas import *
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu
+
+P = pl
+T = tpu
+twice = pl
+twice = None
+
+
+def kernel(x_ref, o_ref):
+    x = load(x_ref, (0,))
+    P.store(o_ref, (0,), x)
+    o_ref[1] = dot(x, x)
+    twice.load(x_ref, (1,))
+
+
+params = T.TPUCompilerParams()
+"""
+
+
+def apis(source: str) -> list[tuple[int, str]]:
+    return [(u.line, str(u.api)) for u in find_uses("f.py", cst.parse_module(source))]
+
+
+def test_star_imports_and_single_aliases_are_followed() -> None:
+    assert apis(STAR) == [
+        (12, "pl.load"),
+        (13, "pl.store"),
+        (14, "pl.dot"),
+        (18, "pltpu.TPUCompilerParams"),
+    ]  # ``twice`` is bound twice: not an alias
+
+
+def test_migrate_rewrites_through_an_alias() -> None:
+    code = migrate_module(cst.parse_module(STAR), "0.12.0.1").code
+    assert "    o_ref[(0,)] = x\n" in code or "    o_ref[0] = x\n" in code
+    assert "T.TPUCompilerParams" not in code
+
+
+def test_a_module_imported_by_name_at_run_time_is_named_per_file() -> None:
+    source = (
+        "import importlib\n"
+        "tpu = importlib.import_module('jax.experimental.pallas.tpu')\n"
+        "pl = __import__('jax.experimental.pallas')\n"
+        "np = importlib.import_module('numpy')\n"
+    )
+    uses = find_uses("f.py", cst.parse_module(source))
+    assert [u.line for u in uses] == [2, 3]
+    assert all(u.state_on("0.12.0.1") is UseState.UNKNOWN for u in uses)
+    assert all("cannot follow" in u.hint for u in uses)
