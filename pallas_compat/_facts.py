@@ -453,7 +453,7 @@ FEATURES: tuple[Feature, ...] = (
             f"prng_{name}",
             f"prng.{name}",
             f"{OLD_PRNG}:{name} {THREEFRY}:{name}",
-            f"{THREEFRY}.{name} (the Threefry functions left the PRNG module in JAX 0.10)",
+            f"{THREEFRY}.{name} (the Threefry functions left the PRNG module in JAX 0.10.2)",
             renamed=True,
             outside=True,
         )

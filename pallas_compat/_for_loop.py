@@ -1,5 +1,5 @@
 """``for_loop`` over refs, the in-kernel loop of the JAX 0.4 era, rewritten for releases that
-dropped it (0.7.0 on).
+dropped it (0.7.2 on).
 
 ``jax._src.lax.control_flow.for_loop.for_loop(n, body, init)`` ran ``body(i, refs)`` n times
 over refs holding ``init`` and returned their final values. No public API takes that body

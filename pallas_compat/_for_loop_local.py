@@ -1,4 +1,4 @@
-"""``for_loop`` over refs (``jax._src.lax.control_flow.for_loop``, gone in JAX 0.7.0) with
+"""``for_loop`` over refs (``jax._src.lax.control_flow.for_loop``, gone in JAX 0.7.2) with
 public APIs. The shim serves it where JAX lacks it, and ``migrate`` writes the code below,
 without its annotations, into a module that used it: it imports nothing at module level."""
 
@@ -61,7 +61,7 @@ def for_loop(
     reverse: bool = False,
     unroll: int = 1,
 ) -> Any:
-    """jax._src.lax.control_flow.for_loop.for_loop (gone in JAX 0.7.0) with public APIs: a
+    """jax._src.lax.control_flow.for_loop.for_loop (gone in JAX 0.7.2) with public APIs: a
     lax.fori_loop over the state's values that hands ``body(i, state)`` ref-like boxes and
     returns the final state. (The lasting fix is a body that takes and returns values.)"""
     import jax

@@ -1,6 +1,6 @@
 """JAX APIs outside Pallas that kernel files use, rebuilt from public ones where JAX dropped
-them: the in-kernel ``for_loop`` over refs (gone in 0.7.0) and ``dtypes.bit_width`` (0.8.0
-renamed it ``itemsize_bits``). The shim serves them (``pallas_compat.for_loop``,
+them: the in-kernel ``for_loop`` over refs (gone in 0.7.2) and ``dtypes.bit_width`` (0.8.1
+renamed it ``itemsize_bits``, and 0.8.2 dropped the old name). The shim serves them (``pallas_compat.for_loop``,
 ``pallas_compat.dtypes``) and ``patch()`` puts them back where old code imports them.
 """
 
@@ -14,7 +14,7 @@ __all__ = ["bit_width", "for_loop"]
 
 
 def bit_width(dtype: Any) -> int:
-    """``jax._src.dtypes.bit_width`` (JAX 0.6-0.7) with public APIs: bits per element, sub-byte
+    """``jax._src.dtypes.bit_width`` (JAX 0.5.0-0.8.1) with public APIs: bits per element, sub-byte
     integers (int4) and bool (8 bits, as stored) included."""
     import jax.numpy as jnp
     import numpy as np

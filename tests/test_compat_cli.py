@@ -40,18 +40,23 @@ def test_doctor_json(capsys) -> None:
     assert load["deprecated_in"] == "0.7.1-0.8.3" and load["state_on_target"] == "works"
 
 
-def test_deprecated_is_not_broken(capsys) -> None:
+def test_deprecated_is_not_broken(capsys, tmp_path: Path) -> None:
     """On 0.7.1 ``pl.load`` and ``pltpu.TPUCompilerParams`` are in the releases' deprecation
     tables: they work, with a warning, and doctor says which release removes them."""
     status, out, _ = run(capsys, "doctor", str(FIXTURE), "--target", "0.7.1", "--format", "json")
     states = {u["api"]: u["state_on_target"] for u in json.loads(out)["uses"]}
     assert states["pl.load"] == states["pltpu.TPUCompilerParams"] == "works with a warning"
     assert states["pallas_call(f=...)"] == "breaks"
-    status, out, _ = run(capsys, "doctor", str(FIXTURE), "--target", "0.7.1")
+    assert status == 1  # f= breaks there: the exit status counts only what breaks
+    _, out, _ = run(capsys, "doctor", str(FIXTURE), "--target", "0.7.1")
     assert (
         "pl.load (works in JAX 0.4.30-0.8.3; works with a warning on 0.7.1: deprecated, "
         "gone in JAX 0.9.0)" in out
     )
+    only = tmp_path / "only_load.py"
+    only.write_text("from jax.experimental import pallas as pl\n\nx = pl.load(r, (0,))\n")
+    status, out, _ = run(capsys, "doctor", str(only), "--target", "0.7.1")
+    assert status == 0 and "1 work there with a deprecation warning" in out
 
 
 @pytest.mark.parametrize(

@@ -129,7 +129,7 @@ def test_patch_serves_what_real_kernels_take_from_outside_pallas(
 
 def test_the_served_threefry_gives_the_random123_known_answer() -> None:
     """``prng.threefry_2x32`` under ``patch()``, wherever the release keeps it (the module
-    moved in 0.10), on the key-0 counter-0 vector published with Random123."""
+    moved in 0.10.2), on the key-0 counter-0 vector published with Random123."""
     import pallas_compat
 
     pallas_compat.patch(warn=False)

@@ -134,7 +134,7 @@ def build(source: Tree | Path, file: str, route: str, target: str, root: Path, n
 
 
 #: Where JAX keeps the PRNG implementations that modules register when imported (the
-#: random ops register theirs): the module moved in 0.10.
+#: random ops register theirs): the module moved in 0.10.2.
 PRNG_REGISTRIES = ("jax._src.prng", "jax._src.random.prng")
 
 
