@@ -79,6 +79,7 @@ CASES = (
         lambda: np.array([X64.reshape(4, 8, 128)[::2].max(), X64.reshape(4, 8, 128)[1::2].max()]),
     ),
     Idiom("imports.py", "0.4.30", lambda m: m.tripled(X[0]), lambda: 3 * X64[0]),
+    Idiom("memory_space.py", "0.6.2", lambda m: m.doubled(X), lambda: 2 * X64),
 )
 
 
@@ -176,3 +177,16 @@ def test_a_mode_from_a_parameter_is_left_with_a_note_saying_why() -> None:
     spec = next(line for line in migrated if "indexing_mode=mode" in line)
     assert MARKER in header and "pl.Blocked() is not the indexing mode in JAX 0.12.0.1" in header
     assert "the mode comes from a variable here" in spec and "pl.Element(n, (low, high))" in spec
+
+
+def test_device_id_gets_its_successor_named() -> None:
+    """``pltpu.device_id()`` has no one-line successor (``lax.axis_index`` needs the mesh
+    axis's name, which the kernel does not hold): doctor and migrate's note name it."""
+    path = IDIOMS / "device_id.py"
+    (use,) = find_uses(str(path), cst.parse_module(path.read_text()))
+    assert use.hint.startswith("jax.lax.axis_index(axis_name)") and use.works == (
+        ("0.4.30", "0.5.3"),
+    )
+    migrated = migrate_module(cst.parse_module(path.read_text()), "0.12.0.1").code
+    (line,) = [line for line in migrated.splitlines() if "me = pltpu.device_id()" in line]
+    assert MARKER in line and "jax.lax.axis_index(axis_name)" in line
