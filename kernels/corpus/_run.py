@@ -70,7 +70,7 @@ ARGUMENT_ERROR = re.compile(r"^(\w+)(?:\.__init__)?\(\) (?:missing|got|takes)")
 @functools.cache
 def pallas_names() -> frozenset[str]:
     """Every public name of a Pallas module in some scanned release."""
-    from pallas_compat._facts import release_ranges
+    from pallas_compat.facts import release_ranges
 
     keys = release_ranges()["names"]
     return frozenset(k.partition(":")[2] for k in keys if k.startswith("jax.experimental.pallas"))
@@ -92,7 +92,7 @@ def surface(module: str) -> bool:
     """The JAX modules outside Pallas that kernel files import and pallas-compat serves
     (``for_loop``, ``jax.util``, ...): a missing one is a failure of the surface, not the
     kernel's own dependency."""
-    from pallas_compat._facts import OUTSIDE_MODULES
+    from pallas_compat.facts import OUTSIDE_MODULES
 
     return module in OUTSIDE_MODULES
 
