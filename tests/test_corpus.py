@@ -15,7 +15,7 @@ from pathlib import Path
 import jax
 
 from kernels.corpus import SCHEMA
-from report._corpus import corpus
+from report._corpus import THIRDPARTY, corpus
 
 REPO = Path(__file__).resolve().parent.parent
 SOFTMAX = REPO / "tests" / "fixtures" / "real" / "jax_0_4_30" / "softmax.py"
@@ -96,6 +96,37 @@ def test_the_report_section_counts_only_validated_cases() -> None:
         "2.0",
         "softmax",
         "wrong on JAX 2.0: max abs error up to 10.0",
+    ]
+
+
+def test_the_report_checks_doctor_on_validated_cases_only() -> None:
+    """A library's case, validated on 1.0: on 2.0 doctor agreed, on 3.0 it missed the break;
+    a dropped case's disagreement is not counted."""
+
+    def record(kernel: str, route: str, status: str, **extra: object) -> dict[str, object]:
+        return {"library": "lib", "version": "1", "from": "1.0", "kernel": kernel,
+                "route": route, "status": status, **extra}  # fmt: skip
+
+    results = {
+        "1.0": {"jax": "1.0", "results": [
+            record("good", "native", "works"), record("bad", "native", "wrong"),
+        ]},
+        "2.0": {"jax": "2.0", "results": [
+            record("good", "native", "error", doctor="agrees", flagged=["pl.load"]),
+            record("good", "patch", "works"),
+        ]},
+        "3.0": {"jax": "3.0", "results": [
+            record("good", "native", "error", doctor="missed", flagged=[], detail="E: no"),
+            record("bad", "native", "works", doctor="false alarm", flagged=["pl.dot"]),
+            record("good", "patch", "works"),
+        ]},
+    }  # fmt: skip
+    tables = corpus(results, THIRDPARTY).tables
+    checked = next(t for t in tables if t.caption.startswith("doctor vs a plain run"))
+    assert [[c.text for c in row] for row in checked.rows] == [["lib", "—", "1/1", "0/1"]]
+    (wrong,) = [t for t in tables if t.caption == "where doctor and the plain run disagree"]
+    assert [[c.text for c in row] for row in wrong.rows] == [
+        ["lib 1 (JAX 1.0)", "good", "3.0", "missed", "error: E: no", "nothing"]
     ]
 
 
