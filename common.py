@@ -103,6 +103,9 @@ class DoctorVerdict(Word):
     MISSED = "missed"
     #: The plain run worked, yet a use doctor says breaks there ran.
     FALSE_ALARM = "false alarm"
+    #: The plain run failed for a change of JAX outside Pallas, and doctor flagged nothing
+    #: that ran: not doctor's to find (a jax.numpy change).
+    NOT_PALLAS = "not Pallas's"
 
 
 class CallOutcome(Word):

@@ -94,6 +94,13 @@ def test_a_dependency_outside_pallas_says_nothing_of_doctor() -> None:
     assert verdict({"status": CorpusStatus.DEPENDENCY}, []) == {}
 
 
+def test_a_failure_outside_pallas_is_not_doctors_to_find() -> None:
+    """easydel's RMS norm on 0.8.3: ``x.astype(y)`` with an array (a jax.numpy change)."""
+    detail = "ValueError: Passing an array as a dtype argument is no longer supported; ..."
+    found = verdict({"status": CorpusStatus.ERROR, "detail": detail}, [])
+    assert found["doctor"] is DoctorVerdict.NOT_PALLAS
+
+
 def test_doctor_agrees_with_a_plain_run_of_a_real_kernel(tmp_path: Path) -> None:
     """fjformer's softmax (written for 0.4.30) unchanged on the installed JAX: it works where
     doctor flags nothing that ran, and fails where it flags pl.load."""

@@ -109,7 +109,7 @@ def test_doctor_agrees_with_every_plain_run_of_a_validated_case() -> None:
     }
     checked = [r for r in records if "doctor" in r and (r["library"], r["kernel"]) in validated]
     assert len(checked) >= 200
-    assert [r for r in checked if r["doctor"] != "agrees"] == []
+    assert [r for r in checked if r["doctor"] not in ("agrees", "not Pallas's")] == []
 
 
 def test_bad_input_is_one_line_before_any_work(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 the kernel's files run unchanged on the release, their executed lines recorded
 (``_lines.py``), and doctor's uses of those files that break there are matched with the
 statements that ran. A run that failed for Pallas must have run a use doctor says breaks
-(else doctor *missed* it); a run that worked must have run none (else a *false alarm*)."""
+(else doctor *missed* it); a run that worked must have run none (else a *false alarm*). A run
+that failed for a known change outside Pallas (``NON_PALLAS_CHANGE``) is not doctor's."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import libcst as cst
 
 from common import CorpusStatus, DoctorVerdict
+from kernels.corpus._run import NON_PALLAS_CHANGE
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,9 @@ def verdict(outcome: dict[str, Any], flagged: list[Flagged]) -> dict[str, Any]:
     if status is CorpusStatus.DEPENDENCY:
         return {}
     failed = status is not CorpusStatus.WORKS
-    if failed and not flagged:
+    if failed and not flagged and NON_PALLAS_CHANGE.search(outcome.get("detail", "")):
+        found = DoctorVerdict.NOT_PALLAS
+    elif failed and not flagged:
         found = DoctorVerdict.MISSED
     elif not failed and flagged:
         found = DoctorVerdict.FALSE_ALARM

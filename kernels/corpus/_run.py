@@ -76,6 +76,11 @@ def pallas_names() -> frozenset[str]:
     return frozenset(k.partition(":")[2] for k in keys if k.startswith("jax.experimental.pallas"))
 
 
+#: Changes of JAX outside Pallas that old kernel code trips over while it runs (jax.numpy 0.8:
+#: ``x.astype(y)`` with an array for a dtype): no Pallas tool's to fix, nor doctor's to find.
+NON_PALLAS_CHANGE = re.compile(r"Passing an array as a dtype argument is no longer supported")
+
+
 def outside_pallas(exc: BaseException) -> bool:
     """Did it fail in JAX outside Pallas (or in the kernel file calling such JAX)? A call a
     Pallas callable refused its arguments counts as Pallas's though no Pallas frame ran."""
