@@ -61,7 +61,12 @@ def missing_name(module: str, name: str) -> MissingFeatureError:
 
     spelling = Location(module, name).spelling
     spans = release_ranges()["names"].get(f"{module}:{name}", {}).get("releases")
-    where = f"JAX {describe(spans)} has it" if spans else "no scanned JAX release has it"
+    if spans:
+        where = f"JAX {describe(spans)} has it"
+    elif module.startswith("jax.experimental.pallas"):
+        where = "no scanned JAX release has it"
+    else:  # outside Pallas the scan never looked: claim nothing about other releases
+        where = f"the release scan covers Pallas, not {module}"
     instead = WRITE_INSTEAD.get(f"{module}:{name}")
     return MissingFeatureError(
         f"{spelling} is not in the installed JAX {installed_jax()}; {where}, and pallas-compat "

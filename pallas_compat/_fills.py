@@ -448,7 +448,9 @@ def for_loop_fills() -> dict[str, Fill]:
 
 
 def dtypes_fills() -> dict[str, Fill]:
-    """``bit_width`` as JAX had it, or under its new name, or rebuilt from public APIs."""
+    """``bit_width`` as JAX had it, or under its new name, or rebuilt from public APIs; and
+    ``itemsize_bits`` (0.8.1) for newer kernel files on a JAX from before it, without a
+    warning: that code is not old."""
     feature = FEATURES_BY_KEY["bit_width"]
     spelling = f"{PRIVATE_DTYPES}.bit_width"
 
@@ -458,7 +460,14 @@ def dtypes_fills() -> dict[str, Fill]:
             return backfilled(spelling, _outside.bit_width, feature.hint)
         return feature_object(feature, spelling, old=True)()
 
-    return {"bit_width": native_or(PRIVATE_DTYPES, "bit_width", bit_width)}
+    def itemsize_bits() -> Any:
+        resolved = resolve(feature)
+        return _outside.bit_width if resolved.status is Resolution.UNAVAILABLE else resolved.obj
+
+    return {
+        "bit_width": native_or(PRIVATE_DTYPES, "bit_width", bit_width),
+        "itemsize_bits": native_or(PRIVATE_DTYPES, "itemsize_bits", itemsize_bits),
+    }
 
 
 def nothing() -> dict[str, Fill]:

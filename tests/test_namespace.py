@@ -64,6 +64,18 @@ def test_a_name_this_jax_lacks_says_which_releases_have_it() -> None:
         pl.no_such_name_anywhere  # noqa: B018
 
 
+def test_a_name_outside_pallas_claims_nothing_of_other_releases() -> None:
+    """The scan never read ``jax._src.dtypes``: the error must not say no release has it."""
+    import pytest
+
+    from pallas_compat import dtypes
+    from pallas_compat._errors import MissingFeatureError
+
+    with pytest.raises(MissingFeatureError, match="the release scan covers Pallas, not jax") as e:
+        dtypes.no_such_name_anywhere  # noqa: B018
+    assert "no scanned JAX release" not in str(e.value)
+
+
 def test_estimate_cost_before_its_release() -> None:
     import importlib
 

@@ -140,3 +140,19 @@ def test_the_served_threefry_gives_the_random123_known_answer() -> None:
     finally:
         pallas_compat.unpatch()
     assert [int(b) for b in np.asarray(bits)] == [0x6B200159, 0x99BA4EFE]
+
+
+@pytest.mark.parametrize(("dtype", "bits"), [(np.float32, 32), (np.bool_, 8), (ml_dtypes.int4, 4)])
+def test_the_shim_serves_itemsize_bits_to_newer_code_on_every_release(
+    dtype: object, bits: int
+) -> None:
+    """JAX 0.9.2's ragged paged attention calls ``dtypes.itemsize_bits`` (0.8.1's name): run by
+    the shim on a release from before it, the name is there, and it says nothing (the code is
+    not old)."""
+    import warnings
+
+    from pallas_compat import dtypes
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert dtypes.itemsize_bits(dtype) == bits

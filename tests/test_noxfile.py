@@ -1,0 +1,42 @@
+"""The noxfile loads where nox runs it: nox's own environment, which has neither NumPy nor JAX."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Runs the noxfile with NumPy and JAX unimportable and nox itself stood in by a mock (the
+#: sessions' bodies never run; only what the file does on load).
+LOAD_WITHOUT_ARRAYS = """
+import importlib.abc, runpy, sys
+from unittest import mock
+
+class Refuse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in ("numpy", "jax", "jaxlib"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, Refuse())
+sys.modules["nox"] = mock.MagicMock()
+namespace = runpy.run_path(sys.argv[1])
+print(len(namespace["LIBRARIES"]), ",".join(namespace["LIBRARIES_FROM"]))
+"""
+
+
+def test_noxfile_loads_without_numpy_or_jax() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", LOAD_WITHOUT_ARRAYS, str(ROOT / "noxfile.py")],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    count, releases = done.stdout.split()
+    assert int(count) >= 6
+    assert releases.split(",")[0] == "0.4.30"
