@@ -25,8 +25,14 @@ pytestmark = pytest.mark.filterwarnings("ignore::pallas_compat.PallasCompatDepre
 
 
 def has(feature: str) -> bool:
-    since = FEATURES_BY_KEY[feature].since
-    return since is None or installed_jax() >= Version(since)
+    """Whether some location of the feature, public or private, is in the installed release
+    (the scanned ranges): the shim serves the private ``TPUInterpretParams`` of 0.5.1-0.6.1."""
+    entry = FEATURES_BY_KEY[feature]
+    if entry.since is None:
+        return True
+    here = installed_jax()
+    spans = [span for location in entry.locations for span in location.releases]
+    return any(Version(first) <= here <= Version(last) for first, last in spans)
 
 
 MODES = ["interpret", "tpu_sim"]
