@@ -387,6 +387,14 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+def as_from_a_terminal() -> None:
+    """A shell without job control starts a background job (``cmd &``, a CI step, ``nohup``)
+    with SIGINT ignored, and Python keeps it ignored: the child of such a run would never see
+    the Ctrl-C these tests send. A terminal's Ctrl-C reaches a process whose SIGINT is the
+    default, so the child starts with that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_probes(tmp_path: Path, isolation: str) -> tuple[subprocess.Popen[str], list[int]]:
     run = subprocess.Popen(
         [
@@ -402,6 +410,7 @@ def start_probes(tmp_path: Path, isolation: str) -> tuple[subprocess.Popen[str],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=as_from_a_terminal,
     )
     deadline = time.monotonic() + 120
     while not children(run.pid):
