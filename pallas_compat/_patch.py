@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
 import types
 from typing import Any
 
@@ -42,10 +43,14 @@ ADAPTERS = frozenset(
 #: (module, attribute, what JAX had there), in the order they were installed.
 _installed: list[tuple[types.ModuleType, str, Any]] = []
 _added_modules: list[str] = []
+#: One patch or unpatch at a time: threads of a test runner or server may both call them, and
+#: a fill built while another thread installs would wrap the other's fill, not JAX's object.
+_lock = threading.RLock()
 
 
 def patched() -> bool:
-    return bool(_installed or _added_modules)
+    with _lock:
+        return bool(_installed or _added_modules)
 
 
 def patch(*, warn: bool = True) -> None:
@@ -55,15 +60,16 @@ def patch(*, warn: bool = True) -> None:
     stay absent (looking them up still raises JAX's own error). Installing warns about
     nothing (so ``-W error`` suites can call it); the old spellings warn when used, once
     each, unless ``warn=False``."""
-    _warnings.set_quiet(not warn)
-    if patched():
-        return
-    try:
-        with _warnings.silenced():
-            install_all()
-    except BaseException:
-        unpatch()
-        raise
+    with _lock:
+        _warnings.set_quiet(not warn)
+        if patched():
+            return
+        try:
+            with _warnings.silenced():
+                install_all()
+        except BaseException:
+            unpatch()
+            raise
 
 
 def install_all() -> None:
@@ -131,12 +137,13 @@ def install(module: types.ModuleType, name: str, value: Any) -> None:
 
 def unpatch() -> None:
     """Undo ``patch()`` exactly: every attribute and ``sys.modules`` entry as it was."""
-    while _installed:
-        module, name, previous = _installed.pop()
-        _resolve.unshadow(module, name, previous)
-    while _added_modules:
-        sys.modules.pop(_added_modules.pop(), None)
-    _warnings.set_quiet(False)
+    with _lock:
+        while _installed:
+            module, name, previous = _installed.pop()
+            _resolve.unshadow(module, name, previous)
+        while _added_modules:
+            sys.modules.pop(_added_modules.pop(), None)
+        _warnings.set_quiet(False)
 
 
 def _importable(name: str) -> bool:

@@ -216,3 +216,50 @@ def test_warnings_as_errors_with_patch_warn_false() -> None:
     loud = run_softmax()
     if loud.returncode != 0:  # this release lacks an old spelling the file uses
         assert "PallasCompatDeprecationWarning" in loud.stderr
+
+
+def test_concurrent_patch_and_unpatch_install_once_and_restore_exactly() -> None:
+    """Threads of a test runner may call ``patch()`` together: with the interpreter switching
+    threads every microsecond, each round installs the one set of fills a lone call does, and
+    concurrent ``unpatch()`` calls put every attribute back."""
+    import threading
+
+    import jax.experimental.pallas.tpu  # noqa: F401  (imported before the baseline)
+
+    from pallas_compat import _patch
+
+    pallas_compat.namespace("pltriton")
+    pallas_compat.patch(warn=False)
+    alone = len(_patch._installed)
+    pallas_compat.unpatch()
+    before = state()
+
+    def together(call: object) -> None:
+        barrier = threading.Barrier(8)
+        failures: list[BaseException] = []
+
+        def run() -> None:
+            barrier.wait()
+            try:
+                call()  # type: ignore[operator]
+            except BaseException as exc:  # reported by the assert below
+                failures.append(exc)
+
+        threads = [threading.Thread(target=run) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for _ in range(13):
+            together(lambda: pallas_compat.patch(warn=False))
+            assert len(_patch._installed) == alone
+            together(pallas_compat.unpatch)
+            assert state() == before
+    finally:
+        sys.setswitchinterval(interval)
+        pallas_compat.unpatch()
