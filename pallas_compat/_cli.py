@@ -156,7 +156,7 @@ def doctor(args: argparse.Namespace) -> int:
             + (f"; {unknown} cannot be told from the source" if unknown else "")
             + (f"; {len(unreadable)} files could not be read" if unreadable else "")
         )
-    return 1 if breaking else 0
+    return 1 if breaking or unreadable else 0
 
 
 def migrate(args: argparse.Namespace) -> int:
@@ -164,7 +164,7 @@ def migrate(args: argparse.Namespace) -> int:
     from pallas_compat._source import gc_paused
 
     target = target_release(args.target)
-    status, changed = 0, 0
+    status, changed, unwritable = 0, 0, 0
     files, _ = python_sources(args.paths)
     for source in files:
         with gc_paused():
@@ -190,11 +190,17 @@ def migrate(args: argparse.Namespace) -> int:
             )
             status = 1
             continue
-        changed += 1
         if args.write:
-            write_atomic(source.real, after)  # a link stays a link: its target is rewritten
+            try:
+                write_atomic(source.real, after)  # a link stays a link: its target is rewritten
+            except OSError as exc:  # an unwritable folder must not stop the rest of the tree
+                print(f"{source.path}: cannot write, left untouched ({why(exc)})", file=sys.stderr)
+                status, unwritable = 1, unwritable + 1
+                continue
+            changed += 1
             print(f"rewrote {source.path}", file=sys.stderr)
         else:
+            changed += 1
             sys.stdout.writelines(
                 difflib.unified_diff(
                     before.decode(errors="replace").splitlines(keepends=True),
@@ -204,8 +210,13 @@ def migrate(args: argparse.Namespace) -> int:
                 )
             )
     action = "rewritten" if args.write else "would change (dry run; --write to apply)"
-    print(f"{changed} files {action} for JAX {target}", file=sys.stderr)
+    not_written = f"; {unwritable} files could not be written" if unwritable else ""
+    print(f"{changed} files {action} for JAX {target}{not_written}", file=sys.stderr)
     return status
+
+
+def why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
 class Parser(argparse.ArgumentParser):

@@ -100,6 +100,45 @@ def test_unparsable_file_is_left_untouched(capsys, tmp_path: Path) -> None:
     assert broken.read_bytes() == source
 
 
+def test_doctor_says_a_file_it_could_not_read_and_fails(capsys, tmp_path: Path) -> None:
+    """A clean tree with one unparsable file is not a clean result: exit 1, and the summary
+    says how many files went unread."""
+    (tmp_path / "clean.py").write_text(CLEAN)
+    (tmp_path / "broken.py").write_text("from jax.experimental import pallas as pl\ndef f(:\n")
+    status, out, err = run(capsys, "doctor", str(tmp_path), "--target", "0.12.0.1")
+    assert status == 1 and "0 break on JAX 0.12.0.1" in out
+    assert "1 files could not be read" in out and "broken.py: cannot parse" in err
+
+
+def test_migrate_carries_on_past_a_folder_it_cannot_write(
+    capsys, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The OS refuses one folder (run as root, permission bits would not: the refusal is
+    simulated where the write happens): every other file is rewritten, the refused one is named
+    and left as it was, the summary counts both, and the exit status is 1."""
+    from pallas_compat import _cli
+
+    for folder in ("locked", "open"):
+        (tmp_path / folder).mkdir()
+        shutil.copy(FIXTURE, tmp_path / folder / "kernels.py")
+    before = FIXTURE.read_bytes()
+    real_write = _cli.write_atomic
+
+    def refuse_locked(path: Path, data: bytes) -> None:
+        if path.parent.name == "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        real_write(path, data)
+
+    monkeypatch.setattr(_cli, "write_atomic", refuse_locked)
+    status, _, err = run(capsys, "migrate", str(tmp_path), "--target", "0.12.0.1", "--write")
+    assert status == 1 and "Traceback" not in err
+    locked = tmp_path / "locked" / "kernels.py"
+    assert f"{locked}: cannot write, left untouched (Permission denied)" in err
+    assert locked.read_bytes() == before
+    assert (tmp_path / "open" / "kernels.py").read_bytes() != before
+    assert "1 files rewritten for JAX 0.12.0.1; 1 files could not be written" in err
+
+
 def test_links_out_of_the_given_paths_are_refused(capsys, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     inside = tmp_path / "inside"

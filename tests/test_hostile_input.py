@@ -8,6 +8,7 @@ Runnable alone: ``pytest tests/test_hostile_input.py``.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import os
@@ -17,6 +18,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -387,31 +389,36 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def as_from_a_terminal() -> None:
-    """A shell without job control starts a background job (``cmd &``, a CI step, ``nohup``)
-    with SIGINT ignored, and Python keeps it ignored: the child of such a run would never see
-    the Ctrl-C these tests send. A terminal's Ctrl-C reaches a process whose SIGINT is the
-    default, so the child starts with that."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+@contextlib.contextmanager
+def sigint_as_from_a_terminal() -> Iterator[None]:
+    """A shell without job control starts a background job (``cmd &``, a CI step) with SIGINT
+    ignored, Python keeps it ignored, and so would the child these tests send Ctrl-C to. A
+    handled signal is reset to its default across ``exec`` (an ignored one stays ignored), so
+    while the child starts this process handles SIGINT, as under a terminal."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def start_probes(tmp_path: Path, isolation: str) -> tuple[subprocess.Popen[str], list[int]]:
-    run = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "probes",
-            "--isolation",
-            isolation,
-            "--out",
-            str(tmp_path / "s.json"),
-        ],
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=as_from_a_terminal,
-    )
+    with sigint_as_from_a_terminal():
+        run = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "probes",
+                "--isolation",
+                isolation,
+                "--out",
+                str(tmp_path / "s.json"),
+            ],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     deadline = time.monotonic() + 120
     while not children(run.pid):
         assert run.poll() is None and time.monotonic() < deadline, "no worker started"
