@@ -57,10 +57,10 @@ def unsupported(feature: Feature, what: str, instead: str) -> UnsupportedFeature
 def missing_name(module: str, name: str) -> MissingFeatureError:
     """A public Pallas name the installed JAX lacks: say which releases have it (scanned),
     so that a newer kernel run on an older JAX fails with its reason, not a bare lookup."""
-    from pallas_compat._facts import WRITE_INSTEAD, Location, describe, release_ranges
+    from pallas_compat._facts import WRITE_INSTEAD, Location, describe
 
-    spelling = Location(module, name).spelling
-    spans = release_ranges()["names"].get(f"{module}:{name}", {}).get("releases")
+    location = Location(module, name)
+    spelling, spans = location.spelling, location.releases
     if spans:
         where = f"JAX {describe(spans)} has it"
     elif module.startswith("jax.experimental.pallas"):

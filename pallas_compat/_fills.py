@@ -24,7 +24,7 @@ from pallas_compat import (
     _pallas_call,
     _tpu_info,
 )
-from pallas_compat._errors import missing
+from pallas_compat._errors import missing, missing_name
 from pallas_compat._facts import (
     ALIASES,
     BACKENDS,
@@ -176,10 +176,12 @@ def renamed_keyword_fills(alias: str) -> dict[str, Fill]:
         if NAMESPACE_OF.get(module) != alias or name[0].isupper():
             continue
 
-        def build(name: str = name, keywords: tuple[tuple[str, ...], ...] = keywords) -> Any:
+        def build(
+            module: str = module, name: str = name, keywords: tuple[tuple[str, ...], ...] = keywords
+        ) -> Any:
             fn = native_in(alias, name)
             if fn is None:
-                raise AttributeError(f"module {alias!r} has no attribute {name!r} on this JAX")
+                raise missing_name(module, name)
             return keywords_either_way(fn, keywords)
 
         fills[name] = build

@@ -90,3 +90,27 @@ def test_estimate_cost_before_its_release() -> None:
     else:
         with pytest.raises(MissingFeatureError, match=r"JAX 0\.4\.36 on has it"):
             pl.estimate_cost  # noqa: B018
+
+
+def test_a_function_with_renamed_keywords_this_jax_lacks_says_which_releases_have_it() -> None:
+    """``pl.kernel`` (0.8.1 on) renamed a keyword: on a release before it, looking it up is the
+    shim's MissingFeatureError naming the scanned releases, like any other missing name."""
+    import pytest
+    from packaging.version import Version
+
+    from pallas_compat import _api
+    from pallas_compat._errors import MissingFeatureError
+    from pallas_compat._facts import KEYWORD_RENAMES, NAMESPACE_OF, Location
+    from tests.conftest import installed_jax
+
+    functions = [(m, n) for m, n in KEYWORD_RENAMES if n[0].islower() and m in NAMESPACE_OF]
+    assert functions
+    for module, name in functions:
+        spans = Location(module, name).releases
+        here = any(Version(a) <= installed_jax() <= Version(b) for a, b in spans)
+        space = _api.namespace(NAMESPACE_OF[module])
+        if here:
+            assert callable(getattr(space, name))
+            continue
+        with pytest.raises(MissingFeatureError, match=f"JAX {spans[0][0]}"):
+            getattr(space, name)
