@@ -14,12 +14,16 @@ through the module (``for_loop.for_loop(...)``) loses the module part.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import libcst as cst
 from libcst.metadata import QualifiedNameProvider
 
 from pallas_compat._facts import FEATURES_BY_KEY, FOR_LOOP, works_in
+
+Imports = TypeVar("Imports", cst.Import, cst.ImportFrom)
 
 FUNCTION = f"{FOR_LOOP}.for_loop"
 NAME = "for_loop"
@@ -75,27 +79,23 @@ class ForLoopRewrite(cst.CSTTransformer):
         if isinstance(updated.names, cst.ImportStar):
             return updated
         module = cst.helpers.get_full_name_for_node(updated.module) if updated.module else ""
-        kept = [
-            alias
-            for alias in updated.names
-            if f"{module}.{alias.name.value}" not in (FOR_LOOP, FUNCTION)
-        ]
-        if len(kept) == len(updated.names):
-            return updated
-        self.used = True
-        if not kept:
-            return cst.RemoveFromParent()
-        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        return updated.with_changes(names=kept)
+        return self.without(
+            updated, lambda alias: f"{module}.{alias.name.value}" in (FOR_LOOP, FUNCTION)
+        )
 
     def leave_Import(
         self, original: cst.Import, updated: cst.Import
     ) -> cst.Import | cst.RemovalSentinel:
-        kept = [
-            alias
-            for alias in updated.names
-            if cst.helpers.get_full_name_for_node(alias.name) != FOR_LOOP
-        ]
+        return self.without(
+            updated, lambda alias: cst.helpers.get_full_name_for_node(alias.name) == FOR_LOOP
+        )
+
+    def without(
+        self, updated: Imports, dropped: Callable[[cst.ImportAlias], bool]
+    ) -> Imports | cst.RemovalSentinel:
+        """The import statement less the aliases of ``for_loop``; gone when nothing is left."""
+        assert not isinstance(updated.names, cst.ImportStar)
+        kept = [alias for alias in updated.names if not dropped(alias)]
         if len(kept) == len(updated.names):
             return updated
         self.used = True
