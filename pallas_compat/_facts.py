@@ -424,6 +424,14 @@ FEATURES: tuple[Feature, ...] = (
         outside=True,
     ),
     _feature(
+        "for_loop_module",
+        "the for_loop module, imported whole (for_loop.for_loop(...))",
+        "jax._src.lax.control_flow:for_loop",
+        "jax.lax.fori_loop over values: migrate drops the import and writes a local _for_loop "
+        "that hands the body ref-like boxes",
+        outside=True,
+    ),
+    _feature(
         "jax_util",
         "jax.util helpers (HashableFunction, safe_map, ...)",
         "jax:util jax._src:util",

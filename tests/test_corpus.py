@@ -201,3 +201,25 @@ def test_an_error_line_names_no_install_path() -> None:
         text
         == "ImportError: cannot import name 'util' from 'jax' (<site-packages>/jax/__init__.py)"
     )
+
+
+def test_an_outside_module_gone_by_name_is_the_surface_not_the_kernels_dependency() -> None:
+    """``from jax._src.lax.control_flow import for_loop`` (gone in 0.7.2) and ``from jax import
+    util`` fail with a plain ImportError naming the parent: that is the surface pallas-compat
+    serves, so a failure there is no "dependency" of the kernel. A module outside that surface
+    (``jax._src.random``) stays the kernel's own."""
+    from kernels.corpus._run import surface_import
+
+    def gone(name: str, parent: str) -> ImportError:
+        return ImportError(f"cannot import name {name!r} from {parent!r} (<site-packages>)",
+                           name=parent)  # fmt: skip
+
+    assert surface_import(gone("for_loop", "jax._src.lax.control_flow"))
+    assert surface_import(gone("util", "jax"))
+    assert surface_import(gone("prng", "jax._src"))
+    assert not surface_import(gone("threefry2x32", "jax._src.random"))
+    assert not surface_import(ModuleNotFoundError("No module named 'x'", name="x"))
+    try:  # and this JAX's own error, where it has no for_loop
+        from jax._src.lax.control_flow import for_loop  # type: ignore[attr-defined]  # noqa: F401
+    except ImportError as exc:
+        assert surface_import(exc)

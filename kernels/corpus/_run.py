@@ -102,6 +102,21 @@ def surface(module: str) -> bool:
     return module in OUTSIDE_MODULES
 
 
+#: ``from jax import util`` on a JAX without it: the module named, and the name it lacked.
+CANNOT_IMPORT_NAME = re.compile(r"cannot import name '(\w+)' from '([\w.]+)'")
+
+
+def surface_import(exc: BaseException) -> bool:
+    """An import of a served module outside Pallas that this JAX lacks, by name from its
+    parent (``from jax._src.lax.control_flow import for_loop``, ``from jax import util``)."""
+    if not isinstance(exc, ImportError) or isinstance(exc, ModuleNotFoundError):
+        return False
+    found = CANNOT_IMPORT_NAME.search(str(exc))
+    name = getattr(exc, "name_from", None) or (found.group(1) if found else None)
+    module = exc.name or (found.group(2) if found else None)
+    return bool(name and module) and (surface(f"{module}.{name}") or surface(str(module)))
+
+
 def load(tree: Tree | Path, file: str, route: str, target: str, work: Path, tag: str) -> ModuleType:
     if str(work) not in sys.path:
         sys.path.insert(0, str(work))
@@ -119,7 +134,7 @@ def load(tree: Tree | Path, file: str, route: str, target: str, work: Path, tag:
             ) from None
         raise
     except Exception as exc:  # at import time, outside Pallas: the file's own JAX needs
-        if outside_pallas(exc):
+        if outside_pallas(exc) and not surface_import(exc):
             raise Dependency(f"on import: {first_line(exc, work)}") from None
         raise
 
