@@ -11,12 +11,10 @@ release, newest). Probe and kernel sessions may run in parallel: ``nox -j 2``.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import nox
 from packaging.version import Version
@@ -25,21 +23,7 @@ ROOT = Path(__file__).parent
 sys.path.insert(0, str(ROOT))
 
 from common import MatrixError, load_matrix  # noqa: E402
-
-
-def load_libraries() -> tuple[Any, ...]:
-    """The third-party libraries, read from their one file: the ``kernels`` package imports
-    NumPy, which nox's own environment does not have."""
-    path = ROOT / "kernels" / "thirdparty" / "_libraries.py"
-    spec = importlib.util.spec_from_file_location("pallas_compat_noxfile_libraries", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while they build
-    spec.loader.exec_module(module)
-    return module.LIBRARIES
-
-
-LIBRARIES = load_libraries()
+from kernels.thirdparty._libraries import LIBRARIES  # noqa: E402
 
 nox.needs_version = ">=2026.10.20"
 nox.options.default_venv_backend = "uv|virtualenv"

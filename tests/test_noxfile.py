@@ -1,4 +1,5 @@
-"""The noxfile loads where nox runs it: nox's own environment, which has neither NumPy nor JAX."""
+"""The noxfile, and the script it runs with nox's own Python, load where nox runs them: nox's
+own environment, which has neither NumPy nor JAX."""
 
 from __future__ import annotations
 
@@ -24,12 +25,23 @@ sys.meta_path.insert(0, Refuse())
 sys.modules["nox"] = mock.MagicMock()
 namespace = runpy.run_path(sys.argv[1])
 print(len(namespace["LIBRARIES"]), ",".join(namespace["LIBRARIES_FROM"]))
+sys.argv = [sys.argv[2], "--help"]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+except SystemExit as done:
+    sys.exit(done.code)
 """
 
 
-def test_noxfile_loads_without_numpy_or_jax() -> None:
+def test_the_noxfile_and_fetch_libraries_load_without_numpy_or_jax() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", LOAD_WITHOUT_ARRAYS, str(ROOT / "noxfile.py")],
+        [
+            sys.executable,
+            "-c",
+            LOAD_WITHOUT_ARRAYS,
+            str(ROOT / "noxfile.py"),
+            str(ROOT / "scripts" / "fetch_libraries.py"),
+        ],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
@@ -37,6 +49,7 @@ def test_noxfile_loads_without_numpy_or_jax() -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    count, releases = done.stdout.split()
+    count, releases = done.stdout.split()[:2]
+    assert "usage: fetch_libraries" in done.stdout
     assert int(count) >= 6
     assert releases.split(",")[0] == "0.4.30"
