@@ -161,13 +161,17 @@ _ADDRESS = re.compile(r"0x[0-9a-fA-F]{4,}")
 #: ``<function f at 0x...>`` -> ``<function f>``: the address says nothing, the name does.
 _DEFAULT_REPR = re.compile(r"<(?:[\w.]+\.)?(\w+( object)?|function [\w.<>]+) at 0x[0-9a-fA-F]{4,}>")
 _SITE_PACKAGES = re.compile(r"(?:/[^\s'\"]+)?/(?:site|dist)-packages/")
+#: XLA's CPU client names the buffer event an asynchronous error reached it through, or not,
+#: as the threads' timing falls: the same callback error with and without this prefix.
+_ASYNC_EVENT = re.compile(r"\bBuffer Definition Event: ")
 _REPO = re.compile(re.escape(str(Path(__file__).resolve().parent)) + r"/([\w/.]+\.py)(?::\d+)?")
 _TRACEBACK_FRAME = re.compile(r'^\s+File "')
 
 
 def normalize(text: str) -> str:
-    """Drop what changes from run to run or machine to machine: addresses, install paths."""
-    text = _DEFAULT_REPR.sub(r"<\1>", text)
+    """Drop what changes from run to run or machine to machine: addresses, install paths,
+    the asynchronous path an error took."""
+    text = _ASYNC_EVENT.sub("", _DEFAULT_REPR.sub(r"<\1>", text))
     text = _ADDRESS.sub("0x…", text)
     text = _REPO.sub(r"<repo>/\1", text)
     return _SITE_PACKAGES.sub("<site-packages>/", text)

@@ -30,6 +30,14 @@ def test_normalize_drops_addresses_and_install_paths() -> None:
     assert normalize("id 0x7f3a2b4c5d60 freed") == "id 0x… freed"
 
 
+def test_normalize_drops_the_asynchronous_event_an_error_came_through() -> None:
+    """Seen on JAX 0.7.2: one run said ``INTERNAL: Buffer Definition Event: CpuCallback
+    error ...``, the next ``INTERNAL: CpuCallback error ...``, for the same caught bug."""
+    error = "CpuCallback error calling callback: RuntimeError: Revisited block"
+    assert normalize(f"INTERNAL: Buffer Definition Event: {error}") == f"INTERNAL: {error}"
+    assert normalize(f"INTERNAL: {error}") == f"INTERNAL: {error}"
+
+
 def test_normalize_drops_this_checkout_path_and_line() -> None:
     from probes._runner import REPO_ROOT
 
