@@ -14,12 +14,14 @@ from pallas_compat.facts import (
     CALL_KEYWORDS,
     COST_ANALYSIS_HINT,
     COST_ANALYSIS_INDEX,
+    FEATURES,
     FEATURES_BY_KEY,
     HEADLINE_FEATURES,
     INTERPRET_FORMS,
     CallForm,
     call_form_releases,
     cost_analysis_index_releases,
+    describe,
     form_anchor,
     name_anchor,
     pallas_call_keyword_releases,
@@ -437,6 +439,42 @@ def behaviours(snapshots: list[Snapshot]) -> Section:
     return section
 
 
+def outside(snapshots: list[Snapshot]) -> Section:
+    """The JAX APIs outside Pallas that kernel files import, one row per spelling, so that
+    doctor's uses of them link to a row as its Pallas uses do."""
+    rows = []
+    for feature in FEATURES:
+        if not feature.outside:
+            continue
+        for location in feature.locations:
+            spelling = location.spelling
+            cells = []
+            for snap in snapshots:
+                record = snap.data["features"].get(feature.key, {})
+                state = record.get("candidates", {}).get(spelling, "absent")
+                mark, tone = MARKS.get(state, ABSENT)
+                cells.append(Cell(mark, tone, why=f"JAX {snap.release}: {state}"))
+            rows.append(
+                [
+                    Cell(spelling, anchor=name_anchor(spelling)),
+                    Cell(feature.title),
+                    *cells,
+                    Cell(describe(location.releases) if location.releases else "—"),
+                    Cell(feature.hint),
+                ]
+            )
+    headers = ["API", "what", *(s.release for s in snapshots), "in JAX", "write instead"]
+    return Section(
+        "Outside Pallas: the JAX APIs kernel files import",
+        "outside",
+        "Not Pallas, but kernel files of JAX's own ops and of the libraries use them, and later "
+        "releases dropped or moved them: the shim serves each, `patch()` puts it back where old "
+        "code imports it, `migrate` rewrites it and `doctor` lists it. ● present, ◐ deprecated, · absent; "
+        "'in JAX' is every release from 0.4.30 on, scanned from the sources.",
+        [Table(headers, rows)],
+    )
+
+
 def imports(snapshots: list[Snapshot], undeclared: dict[str, list[str]]) -> Section:
     rows = []
     for release, module, error in _changes.import_failures(snapshots):
@@ -578,6 +616,7 @@ def build(
         semantics(snapshots),
         behaviours(snapshots),
         shapes(snapshots),
+        outside(snapshots),
         imports(snapshots, undeclared),
         kernels(kernel_results),
     ]

@@ -212,3 +212,26 @@ def test_the_report_needs_no_jax(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "api-diff.md").read_text() == (REPO / "reports" / "api-diff.md").read_text()
+
+
+def test_the_outside_section_agrees_with_the_source_scan() -> None:
+    """A row per spelling of each JAX API outside Pallas (doctor links its uses there); each
+    release's mark, from what the probes found live, matches the releases whose sources
+    have it (the scan), two independent measures."""
+    from pallas_compat.facts import FEATURES, name_anchor, works_in
+    from report._load import load_snapshots
+    from report._sections import outside
+
+    snapshots = load_snapshots(Path(__file__).resolve().parents[1] / "reports" / "snapshots")
+    (table,) = outside(snapshots).tables
+    rows = {row[0].text: row for row in table.rows}
+    spellings = [loc for f in FEATURES if f.outside for loc in f.locations]
+    assert set(rows) == {loc.spelling for loc in spellings} and len(rows) >= 10
+    for location in spellings:
+        row = rows[location.spelling]
+        assert row[0].anchor == name_anchor(location.spelling)
+        for snap, cell in zip(snapshots, row[2:], strict=False):
+            assert (cell.text in "●◐") == works_in(location.releases, snap.release), (
+                location.spelling,
+                snap.release,
+            )
