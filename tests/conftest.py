@@ -20,6 +20,19 @@ def installed_jax() -> Version:
     return Version(jax.__version__)
 
 
+def has_feature(key: str) -> bool:
+    """Whether some location of the feature, public or private, is in the installed release,
+    by the scanned ranges, not the code under test (the shim also serves the private
+    ``TPUInterpretParams`` of 0.5.1-0.6.1, before ``since``)."""
+    from pallas_compat import FEATURES_BY_KEY
+
+    feature = FEATURES_BY_KEY[key]
+    if feature.since is None:
+        return True
+    spans = [span for location in feature.locations for span in location.releases]
+    return any(Version(first) <= installed_jax() <= Version(last) for first, last in spans)
+
+
 def is_chapter_release() -> bool:
     """0.12.0 and 0.12.0.1 share one Pallas; the chapter's facts are asserted for this series."""
     return installed_jax().release[:3] == CHAPTER_RELEASE.release[:3]

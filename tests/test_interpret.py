@@ -5,7 +5,7 @@ from packaging.version import Version
 
 import pallas_compat
 from pallas_compat import FEATURES_BY_KEY
-from tests.conftest import installed_jax
+from tests.conftest import has_feature, installed_jax
 
 jax = pytest.importorskip("jax")
 
@@ -24,9 +24,9 @@ def test_interpret_and_auto_on_cpu() -> None:
     ("mode", "key"), [("tpu_sim", "tpu_simulator"), ("gpu_sim", "gpu_simulator")]
 )
 def test_simulators_where_the_release_has_them(mode: str, key: str) -> None:
-    if installed_jax() >= since(key):
+    if has_feature(key):
         params = pallas_compat.interpret(mode)
-        assert type(params).__name__.startswith(("InterpretParams", "InterpretGPUParams"))
+        assert type(params).__name__ in {loc.attr for loc in FEATURES_BY_KEY[key].locations}
     else:
         with pytest.raises(pallas_compat.UnsupportedFeatureError) as info:
             pallas_compat.interpret(mode)
@@ -34,6 +34,20 @@ def test_simulators_where_the_release_has_them(mode: str, key: str) -> None:
         assert f"first in JAX {FEATURES_BY_KEY[key].since}" in message
         assert str(installed_jax()) in message
         assert isinstance(info.value, NotImplementedError)
+
+
+def native_simulator_fields() -> set[str]:
+    """The fields of the TPU simulator's params class as this JAX defines it (read from JAX)."""
+    import dataclasses
+    import importlib
+
+    for location in reversed(FEATURES_BY_KEY["tpu_simulator"].locations):
+        try:
+            cls = getattr(importlib.import_module(location.module), location.attr)
+        except (ImportError, AttributeError):
+            continue
+        return {f.name for f in dataclasses.fields(cls)}
+    return set()
 
 
 def test_unknown_mode_is_a_value_error() -> None:
@@ -53,9 +67,13 @@ def test_grid_point_recorder_in_either_protocol(takes_token: bool) -> None:
 
     from pallas_compat import pl, pltpu
 
-    if installed_jax() < since("tpu_simulator"):
+    if not has_feature("tpu_simulator"):
         with pytest.raises(pallas_compat.MissingFeatureError, match="InterpretParams"):
             pltpu.InterpretParams  # noqa: B018
+        return
+    if "grid_point_recorder" not in native_simulator_fields():  # 0.5.1-0.6.1's private class
+        with pytest.raises(pallas_compat.RefusedArgumentError, match="grid_point_recorder"):
+            pltpu.InterpretParams(grid_point_recorder=lambda grid_point, core_id: None)
         return
 
     visits: list[tuple[int, ...]] = []

@@ -11,11 +11,10 @@ import contextlib
 
 import numpy as np
 import pytest
-from packaging.version import Version
 
 import pallas_compat
-from pallas_compat import FEATURES_BY_KEY, pl, pltpu
-from tests.conftest import installed_jax
+from pallas_compat import pl, pltpu
+from tests.conftest import has_feature, installed_jax
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -24,23 +23,12 @@ RNG = np.random.default_rng(0)
 pytestmark = pytest.mark.filterwarnings("ignore::pallas_compat.PallasCompatDeprecationWarning")
 
 
-def has(feature: str) -> bool:
-    """Whether some location of the feature, public or private, is in the installed release
-    (the scanned ranges): the shim serves the private ``TPUInterpretParams`` of 0.5.1-0.6.1."""
-    entry = FEATURES_BY_KEY[feature]
-    if entry.since is None:
-        return True
-    here = installed_jax()
-    spans = [span for location in entry.locations for span in location.releases]
-    return any(Version(first) <= here <= Version(last) for first, last in spans)
-
-
 MODES = ["interpret", "tpu_sim"]
 
 
 def run_mode(mode: str) -> object:
     """The interpret= value, or pytest.raises for the documented error where it cannot run."""
-    if mode == "tpu_sim" and not has("tpu_simulator"):
+    if mode == "tpu_sim" and not has_feature("tpu_simulator"):
         with pytest.raises(pallas_compat.UnsupportedFeatureError, match=r"first in JAX 0\.6\.2"):
             pallas_compat.interpret(mode)
         pytest.xfail(f"the TPU simulator is not in JAX {installed_jax()} (first in 0.6.2)")
@@ -202,7 +190,7 @@ def test_new_style_squeezed_block_dimension(marker: str) -> None:
 
 
 def test_new_style_interpret_params() -> None:
-    if not has("tpu_simulator"):
+    if not has_feature("tpu_simulator"):
         with pytest.raises(pallas_compat.MissingFeatureError, match=r"first in JAX 0\.6\.2"):
             pltpu.InterpretParams  # noqa: B018
         return
