@@ -198,7 +198,9 @@ def thirdparty(session: nox.Session, jax: str) -> None:
 def report(session: nox.Session) -> None:
     """reports/api-diff.md and .html from the snapshots and kernel results (no JAX needed)."""
     session.install("--no-deps", "-e", ".")
-    session.install("packaging", "numpy")
+    session.install(
+        "packaging", "numpy", "libcst"
+    )  # libcst: the drift rules say what migrate fixes
     session.run("python", "-m", "report", str(SNAPSHOTS), "--out", str(ROOT / "reports"))
 
 

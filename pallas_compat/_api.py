@@ -12,14 +12,19 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+from pallas_compat._facts import ALIASES, NAMESPACE_OF
 from pallas_compat._fills import NAMESPACES
 from pallas_compat._namespace import Namespace
 from pallas_compat._resolve import import_optional
 
 PACKAGE = "pallas_compat"
-#: ``plgpu`` is the chapter's and JAX's docs' alias for Mosaic GPU (not the pre-0.6.1
-#: ``pallas.gpu`` module, which ``pltriton`` serves).
-SPELLINGS: dict[str, str] = {**{alias: alias for alias in NAMESPACES}, "plgpu": "plmgpu"}
+#: Each namespace by its own name and by the alias people use for its module (``plgpu`` is
+#: the chapter's and JAX's docs' alias for Mosaic GPU, not the pre-0.6.1 ``pallas.gpu``
+#: module, which ``pltriton`` serves): both from the table.
+SPELLINGS: dict[str, str] = {
+    **{alias: alias for alias in NAMESPACES},
+    **{ALIASES[module]: NAMESPACE_OF[module] for module in ALIASES if module in NAMESPACE_OF},
+}
 
 
 @functools.cache

@@ -8,6 +8,7 @@ index map, a tuple or a call of a function that returns one is a shape. Neither:
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
 
 import libcst as cst
@@ -98,9 +99,17 @@ def argument_kind(
     return None
 
 
-def block_spec_order(call: cst.Call, bindings: Callable[[], Bindings]) -> str | None:
-    """``BlockSpec(a, b, ...)``: "old" (index_map first), "new", "unknown", or None (fewer
-    than two positional arguments). Literal kinds decide first; names are followed to what
+class Order(str, enum.Enum):
+    """Which order a ``BlockSpec(a, b)`` passes its two arguments in."""
+
+    OLD = "old"  #: index_map first (JAX 0.4.30)
+    NEW = "new"  #: block_shape first
+    UNKNOWN = "unknown"  #: neither argument tells
+
+
+def block_spec_order(call: cst.Call, bindings: Callable[[], Bindings]) -> Order | None:
+    """``BlockSpec(a, b, ...)``: its ``Order``, or None (fewer than two positional
+    arguments). Literal kinds decide first; names are followed to what
     they are bound to only when needed."""
     args = positional(call)
     if len(args) < 2:
@@ -110,10 +119,10 @@ def block_spec_order(call: cst.Call, bindings: Callable[[], Bindings]) -> str | 
         known = bindings()
         first, second = (argument_kind(a.value, known) for a in args[:2])
     if first == INDEX_MAP or (second == SHAPE and first != SHAPE):
-        return "old"
+        return Order.OLD
     if first == SHAPE or second == INDEX_MAP:
-        return "new"
-    return "unknown"
+        return Order.NEW
+    return Order.UNKNOWN
 
 
 EMPTY = Bindings()

@@ -14,7 +14,13 @@ from typing import Any
 
 from pallas_compat._errors import RefusedArgumentError, installed_jax
 from pallas_compat._facade import facade
-from pallas_compat._facts import BACKENDS_BY_KEY, FEATURES_BY_KEY, PARAM_FIELDS, backend_of
+from pallas_compat._facts import (
+    BACKENDS_BY_KEY,
+    FEATURES_BY_KEY,
+    PARAM_FIELDS,
+    FieldAction,
+    backend_of,
+)
 from pallas_compat._resolve import Resolution, resolve
 from pallas_compat._warnings import warn_once
 
@@ -60,7 +66,7 @@ def adapt_fields(
         rule = rules.get(name)
         if rule is not None and (value is None or value == rule.default):
             continue
-        if rule is None or rule.action != "drop":
+        if rule is None or rule.action is not FieldAction.DROP:
             raise RefusedArgumentError(
                 f"compiler_params field {name}={value!r} ({backend}) does not exist in the "
                 f"installed JAX {installed_jax()} and dropping it could change results; "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import functools
 import json
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,13 +61,15 @@ def describe(spans: list[list[str]]) -> str:
     return ", ".join(parts) or "no release"
 
 
-#: The aliases people (and the chapter) use for each Pallas module.
 #: The Pallas modules people import, old and new: the release scan reads each one's names.
 PUBLIC_MODULES: tuple[str, ...] = (PL, TPU, TRITON, GPU_LEGACY, MOSAIC_GPU)
 #: What the probes inventory on every release: the public modules plus the smaller public
 #: ones (and any other non-underscore submodule the release ships, found at run time).
 INVENTORIED_MODULES: tuple[str, ...] = (*PUBLIC_MODULES, f"{PL}.tpu_sc", f"{PL}.fuser", f"{PL}.ops")
 
+#: The aliases people (and the chapter) use for each Pallas module: how doctor and the
+#: report spell a name, and what migrate imports a module as. (``NAMESPACE_OF`` below is the
+#: shim's namespace for each module; ``pallas_compat.plgpu`` answers to both.)
 ALIASES: dict[str, str] = {
     PL: "pl",
     TPU: "pltpu",
@@ -117,7 +120,10 @@ class Feature:
     key: str
     title: str
     locations: tuple[Location, ...]
-    hint: str
+    #: What to write instead; ``{new}`` stands for the modern spelling (``{new_import}`` for
+    #: the import of it), so a rename (a new last location) reaches the advice with no other
+    #: edit.
+    write: str
     #: What old code wrote before any location existed (e.g. a dict form), if anything.
     fallback: str | None = None
     #: A private home of the *old* callable, same signature, after its public name went.
@@ -134,9 +140,12 @@ class Feature:
         return self.locations[-1]
 
     @property
-    def migrated(self) -> bool:
-        """Does ``pallas-compat migrate`` rewrite its old spellings?"""
-        return self.renamed or self.key in REWRITTEN_CALLS
+    def hint(self) -> str:
+        """What to write instead, in the spelling of the newest release."""
+        new = self.modern
+        return self.write.replace("{new}", new.spelling).replace(
+            "{new_import}", f"from {new.module} import {new.attr}"
+        )
 
     @property
     def since(self) -> str | None:
@@ -161,11 +170,6 @@ INTERPRET_FORMS: tuple[tuple[str, str | None], ...] = (
     ("interpret_tpu_params", "tpu_simulator"),
     ("interpret_gpu_params", "gpu_simulator"),
 )
-
-
-#: Features whose old calls ``migrate`` rewrites into other code (not a rename): ``pl.load``
-#: -> indexing or ``pltriton.load``, ``pl.store`` likewise, ``pltpu.repeat`` -> concatenate.
-REWRITTEN_CALLS = frozenset({"load", "store", "tpu_repeat"})
 
 
 def _feature(
@@ -211,7 +215,7 @@ FEATURES: tuple[Feature, ...] = (
         "cost_estimate",
         "CostEstimate",
         f"{TPU}:CostEstimate {PL}:CostEstimate",
-        "pl.CostEstimate(flops=, transcendentals=, bytes_accessed=)",
+        "{new}(flops=, transcendentals=, bytes_accessed=)",
         renamed=True,
     ),
     _feature(
@@ -245,7 +249,7 @@ FEATURES: tuple[Feature, ...] = (
         "tpu_compiler_params",
         "TPU compiler params",
         f"{TPU}:TPUCompilerParams {TPU}:CompilerParams",
-        "pltpu.CompilerParams(dimension_semantics=..., vmem_limit_bytes=...)",
+        "{new}(dimension_semantics=..., vmem_limit_bytes=...)",
         fallback='compiler_params={"mosaic": {...}}',
         renamed=True,
     ),
@@ -253,7 +257,7 @@ FEATURES: tuple[Feature, ...] = (
         "tpu_memory_space",
         "TPU memory space enum",
         f"{TPU}:TPUMemorySpace {TPU}:MemorySpace",
-        "pltpu.MemorySpace",
+        "{new}",
         renamed=True,
     ),
     _feature("vmem", "VMEM scratch", f"{TPU}:VMEM", "pltpu.VMEM(shape, dtype)"),
@@ -303,21 +307,21 @@ FEATURES: tuple[Feature, ...] = (
         "any_memory_space",
         "memory space ANY (leave the operand where it is)",
         f"{TPU}:ANY {PL}:ANY",
-        "pl.ANY",
+        "{new}",
         renamed=True,
     ),
     _feature(
         "host_memory_space",
         "host memory space",
         f"{TPU}:HOST {PL}:HOST",
-        "pl.HOST",
+        "{new}",
         renamed=True,
     ),
     _feature(
         "run_scoped",
         "run_scoped (scoped scratch allocation)",
         f"{TPU}:run_scoped {PL}:run_scoped",
-        "pl.run_scoped(body, *scratch_types)",
+        "{new}(body, *scratch_types)",
         renamed=True,
     ),
     _feature(
@@ -330,7 +334,7 @@ FEATURES: tuple[Feature, ...] = (
         "tpu_reciprocal",
         "approximate reciprocal",
         f"{PL}:reciprocal {TPU}:reciprocal",
-        "pltpu.reciprocal(x, approx=True)",
+        "{new}(x, approx=True)",
         renamed=True,
     ),
     # -- GPU: Triton and Mosaic GPU
@@ -338,7 +342,7 @@ FEATURES: tuple[Feature, ...] = (
         "triton_compiler_params",
         "Triton compiler params",
         f"{GPU_LEGACY}:TritonCompilerParams {TRITON}:TritonCompilerParams {TRITON}:CompilerParams",
-        "pltriton.CompilerParams(num_warps=..., num_stages=...)",
+        "{new}(num_warps=..., num_stages=...)",
         fallback='compiler_params={"triton": {...}}',
         renamed=True,
     ),
@@ -346,7 +350,7 @@ FEATURES: tuple[Feature, ...] = (
         "mosaic_gpu_compiler_params",
         "Mosaic GPU compiler params",
         f"{MOSAIC_GPU}:GPUCompilerParams {MOSAIC_GPU}:CompilerParams",
-        "plgpu.CompilerParams(...)",
+        "{new}(...)",
         renamed=True,
     ),
     _feature(
@@ -383,7 +387,7 @@ FEATURES: tuple[Feature, ...] = (
         "dot",
         "dot",
         f"{PL}:dot {TRITON}:dot",
-        "pltriton.dot(a, b, trans_a=..., trans_b=...): the same function, same dtype rules",
+        "{new}(a, b, trans_a=..., trans_b=...): the same function, same dtype rules",
         backfill="jax._src.pallas.primitives:dot",
         renamed=True,
     ),
@@ -391,7 +395,7 @@ FEATURES: tuple[Feature, ...] = (
         "max_contiguous",
         "max_contiguous",
         f"{PL}:max_contiguous {TRITON}:max_contiguous",
-        "pltriton.max_contiguous",
+        "{new}",
         backfill="jax._src.pallas.triton.primitives:max_contiguous",
         renamed=True,
     ),
@@ -400,7 +404,7 @@ FEATURES: tuple[Feature, ...] = (
             f"atomic_{op}",
             f"atomic_{op}",
             f"{PL}:atomic_{op} {TRITON}:atomic_{op}",
-            f"pltriton.atomic_{op}",
+            "{new}",
             backfill=f"jax._src.pallas.triton.primitives:atomic_{op}",
             renamed=True,
         )
@@ -411,7 +415,7 @@ FEATURES: tuple[Feature, ...] = (
         "enable_x64",
         "enable_x64 context manager",
         "jax.experimental:enable_x64 jax:enable_x64",
-        "with jax.enable_x64(True): ...",
+        "with {new}(True): ...",
         renamed=True,
     ),
     # -- outside Pallas, imported by kernel files of the corpora (JAX's own ops, libraries)
@@ -435,7 +439,7 @@ FEATURES: tuple[Feature, ...] = (
         "jax_util",
         "jax.util helpers (HashableFunction, safe_map, ...)",
         "jax:util jax._src:util",
-        "from jax._src import util: the module JAX's own kernels import since jax.util went "
+        "{new_import}: the module JAX's own kernels import since jax.util went "
         "(there is no public successor)",
         renamed=True,
         outside=True,
@@ -444,7 +448,7 @@ FEATURES: tuple[Feature, ...] = (
         "bit_width",
         "bits per element of a dtype",
         f"{PRIVATE_DTYPES}:bit_width jax.dtypes:itemsize_bits",
-        "jax.dtypes.itemsize_bits(dtype)",
+        "{new}(dtype)",
         renamed=True,
         outside=True,
     ),
@@ -452,7 +456,7 @@ FEATURES: tuple[Feature, ...] = (
         "prng",
         "the PRNG implementation module (threefry, PRNGImpl)",
         "jax._src:prng jax._src.random:prng",
-        "from jax._src.random import prng (the module moved; there is no public successor)",
+        "{new_import} (the module moved; there is no public successor)",
         renamed=True,
         outside=True,
     ),
@@ -461,7 +465,7 @@ FEATURES: tuple[Feature, ...] = (
             f"prng_{name}",
             f"prng.{name}",
             f"{OLD_PRNG}:{name} {THREEFRY}:{name}",
-            f"{THREEFRY}.{name} (the Threefry functions left the PRNG module in JAX 0.10.2)",
+            "{new} (the Threefry functions left the PRNG module in JAX 0.10.2)",
             renamed=True,
             outside=True,
         )
@@ -502,19 +506,11 @@ NAMESPACE_OF: dict[str, str] = {
 OUTSIDE_MODULES: tuple[str, ...] = (FOR_LOOP, JAX_UTIL, PRIVATE_DTYPES, OLD_PRNG)
 
 
-@functools.cache
 def moves() -> tuple[Feature, ...]:
-    """Names JAX moved, proven by the release scan (the old and the new name import one
-    object), that no feature of the table already owns: each a renamed feature old -> new."""
-    owned = {loc for feature in FEATURES for loc in feature.locations}
-    found = []
-    for key, entry in sorted(release_ranges()["names"].items()):
-        old = Location.parse(key)
-        if entry.get("moved_to") and old not in owned:
-            new = Location.parse(entry["moved_to"])
-            title = f"{old.spelling} -> {new.spelling}"
-            found.append(Feature(f"moved:{key}", title, (old, new), new.spelling, renamed=True))
-    return tuple(found)
+    """Names JAX moved, proven by the release scan, that no feature owns (``_registry``)."""
+    from pallas_compat._registry import registry
+
+    return registry().moves
 
 
 def backfilled_features() -> tuple[Feature, ...]:
@@ -544,17 +540,26 @@ def watched_names() -> dict[str, set[str]]:
     return watched
 
 
+class FieldAction(str, enum.Enum):
+    """What the shim does with a params field the installed release lacks."""
+
+    DROP = "drop"  #: a hint: results stay the same without it
+    REFUSE = "refuse"  #: dropping it would change results: raise instead
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
 @dataclass(frozen=True)
 class FieldRule:
     """What to do with a compiler-params field that the installed release does not have."""
 
-    #: ``drop`` (a hint: results stay the same) or ``refuse`` (dropping would change results).
-    action: str
+    action: FieldAction
     #: Passing the default is always safe to drop silently.
     default: object = None
 
 
-_DROP, _REFUSE = "drop", "refuse"
+_DROP, _REFUSE = FieldAction.DROP, FieldAction.REFUSE
 
 #: Every CompilerParams field seen from 0.4.30 to 0.12.0.1, per backend dict key.
 PARAM_FIELDS: dict[str, dict[str, FieldRule]] = {
@@ -690,20 +695,49 @@ class CallForm(str, enum.Enum):
         return str(self.value)
 
 
+def params_spelling(backend: Backend) -> str:
+    """How the newest release spells a backend's params class (``pltpu.CompilerParams``)."""
+    return FEATURES_BY_KEY[backend.feature].modern.spelling
+
+
+class Advice(Mapping[str, str]):
+    """What to write instead of each call form or keyword. A text that names a spelling is a
+    function of the table, made when read, so that a rename reaches it with no other edit."""
+
+    def __init__(self, texts: dict[str, str | Callable[[], str]]) -> None:
+        self.texts = texts
+
+    def __getitem__(self, key: str) -> str:
+        text = self.texts[key]
+        return text() if callable(text) else text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.texts)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
 #: What to write instead of each call form.
-CALL_FORMS: dict[CallForm, str] = {
-    CallForm.BLOCK_SPEC_ORDER: "pl.BlockSpec(block_shape, index_map)",
-    CallForm.F_KEYWORD: "pl.pallas_call(kernel, ...)",
-    CallForm.DICT_PARAMS: "compiler_params=pltpu.CompilerParams(...)",
-    CallForm.GPU_MODULE: TRITON,
-    CallForm.RECORDER_TWO_ARGS: "def f(token, grid_point, core_id): ...; return token (the "
-    "simulator threads a token through the recorder)",
-    CallForm.BLOCKED_MODE: "leave indexing_mode= out: blocked is the default (from JAX 0.6.1 "
-    "pl.Blocked(block_size) is a block dimension)",
-    CallForm.BLOCK_SPEC_SUBCLASS: "an __init__ that passes every other field on: def __init__("
-    "self, index_map, block_shape, **fields): super().__init__(block_shape=block_shape, "
-    "index_map=index_map, **fields) (JAX rebuilds specs with spec.replace(memory_space=...))",
-}
+CALL_FORMS: Advice = Advice(
+    {
+        CallForm.BLOCK_SPEC_ORDER: lambda: (
+            f"{FEATURES_BY_KEY['block_spec'].modern.spelling}(block_shape, index_map)"
+        ),
+        CallForm.F_KEYWORD: lambda: (
+            f"{FEATURES_BY_KEY['pallas_call'].modern.spelling}(kernel, ...)"
+        ),
+        CallForm.DICT_PARAMS: lambda: f"compiler_params={params_spelling(TPU_BACKEND)}(...)",
+        CallForm.GPU_MODULE: TRITON,
+        CallForm.RECORDER_TWO_ARGS: "def f(token, grid_point, core_id): ...; return token (the "
+        "simulator threads a token through the recorder)",
+        CallForm.BLOCKED_MODE: "leave indexing_mode= out: blocked is the default (from JAX 0.6.1 "
+        "pl.Blocked(block_size) is a block dimension)",
+        CallForm.BLOCK_SPEC_SUBCLASS: "an __init__ that passes every other field on: def __init__("
+        "self, index_map, block_shape, **fields): super().__init__(block_shape=block_shape, "
+        "index_map=index_map, **fields) (JAX rebuilds specs with spec.replace(memory_space=...))",
+    }
+)
 
 
 def dict_params_form(key: str) -> tuple[str, str]:
@@ -713,7 +747,7 @@ def dict_params_form(key: str) -> tuple[str, str]:
     backend = backend_of(key)
     if backend is None or backend is TPU_BACKEND:
         return str(CallForm.DICT_PARAMS), CALL_FORMS[CallForm.DICT_PARAMS]
-    params = FEATURES_BY_KEY[backend.feature].modern.spelling
+    params = params_spelling(backend)
     return f'compiler_params={{"{backend.key}": {{...}}}}', f"compiler_params={params}(...)"
 
 
@@ -728,13 +762,18 @@ RECORDER_TWO_ARGS = CallForm.RECORDER_TWO_ARGS
 
 #: What to write for a ``pallas_call`` keyword that some release lacks (the releases of each
 #: keyword are scanned); a keyword not listed here is described by its releases alone.
-CALL_KEYWORDS: dict[str, str] = {
-    "backend": "compiler_params=pltriton.CompilerParams() / plgpu.CompilerParams(): the "
-    "params' type picks the backend",
-    "scratch_shapes": "grid_spec=pltpu.PrefetchScalarGridSpec(num_scalar_prefetch=0, "
-    "scratch_shapes=...) on releases before it",
-    "kernel": "pl.pallas_call(kernel, ...) (positional)",
-}
+CALL_KEYWORDS: Advice = Advice(
+    {
+        "backend": lambda: (
+            "compiler_params="
+            + " / ".join(f"{params_spelling(b)}()" for b in BACKENDS if not b.default)
+            + ": the params' type picks the backend"
+        ),
+        "scratch_shapes": "grid_spec=pltpu.PrefetchScalarGridSpec(num_scalar_prefetch=0, "
+        "scratch_shapes=...) on releases before it",
+        "kernel": lambda: f"{CALL_FORMS[CallForm.F_KEYWORD]} (positional)",
+    }
+)
 
 
 #: What to write for a public name JAX dropped with no alias, no feature above and no message

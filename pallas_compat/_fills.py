@@ -26,7 +26,6 @@ from pallas_compat import (
 )
 from pallas_compat._errors import missing, missing_name
 from pallas_compat._facts import (
-    ALIASES,
     BACKENDS,
     FEATURES_BY_KEY,
     FOR_LOOP,
@@ -229,7 +228,7 @@ def params_fills(alias: str) -> dict[str, Fill]:
         if not backend.dict_fields:
             continue
         for loc in feature.locations:
-            if ALIASES.get(loc.module) == alias:
+            if NAMESPACE_OF.get(loc.module) == alias:
                 fills[loc.attr] = params(backend, loc.spelling, old=loc != feature.modern)
     return fills
 

@@ -9,21 +9,14 @@ from typing import Any
 
 from pallas_compat._errors import UnsupportedFeatureError, installed_jax
 
-#: ChipVersion value -> the device kind JAX reads to pick a TPU's layout rules (from
-#: ``jax._src.tpu_info.chip_version_from_device_kind`` in JAX 0.12).
-DEVICE_KINDS: dict[str, str] = {
-    "v2": "TPU v2",
-    "v3": "TPU v3",
-    "v4": "TPU v4",
-    "v4i": "TPU v4 lite",
-    "v5e": "TPU v5 lite",
-    "v5p": "TPU v5",
-    "v6e": "TPU v6 lite",
-    "7": "TPU7",
-    "7x": "TPU7x",
-    "8i": "TPU8i",
-    "8t": "TPU8t",
-}
+
+def device_kinds() -> dict[str, str]:
+    """ChipVersion value -> the device kind JAX reads to pick a TPU's layout rules, from the
+    one chip table (``tpu_chips.json``; ``scripts/update_tpu_table.py`` checks each against
+    JAX's ``chip_version_from_device_kind``)."""
+    from pallas_compat._tpu_info import table
+
+    return {chip["value"]: chip["device_kind"] for chip in table().values()}
 
 
 @contextlib.contextmanager
@@ -34,15 +27,16 @@ def target_device(platform: str, chip: str | None) -> Iterator[None]:
     ``use_abstract_mesh`` do not ask, so nothing is needed there."""
     import jax
 
-    if platform == "tpu" and chip is not None and chip not in DEVICE_KINDS:
-        raise ValueError(f"unknown TPU chip {chip!r}; known: {', '.join(DEVICE_KINDS)}")
+    kinds = device_kinds()
+    if platform == "tpu" and chip is not None and chip not in kinds:
+        raise ValueError(f"unknown TPU chip {chip!r}; known: {', '.join(kinds)}")
     use = getattr(jax.sharding, "use_abstract_mesh", None)
     if chip is None or use is None:
         yield
         return
     from jax._src.mesh import AbstractDevice, AbstractMesh
 
-    kind = DEVICE_KINDS[chip] if platform == "tpu" else chip
+    kind = kinds[chip] if platform == "tpu" else chip
     fields = inspect.signature(AbstractDevice).parameters
     device_args: dict[str, Any] = {
         "device_kind": kind,

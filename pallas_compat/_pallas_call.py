@@ -21,6 +21,9 @@ from pallas_compat._warnings import warn_once
 #: Keyword arguments that only steer scheduling or labels: dropped (with a warning) where the
 #: installed JAX lacks them.
 DROPPABLE = frozenset({"cost_estimate", "metadata"})
+#: Every keyword the wrapper serves where the installed JAX lacks it: the old kernel keyword,
+#: ``backend=`` (made params), ``scratch_shapes=`` (moved into a grid spec) and the droppable.
+SERVED_KEYWORDS = frozenset({"f", "kernel", "backend", "scratch_shapes", *DROPPABLE})
 
 
 def interpret_value(value: Any) -> Any:

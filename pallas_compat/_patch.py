@@ -42,6 +42,9 @@ ADAPTERS = frozenset(
 
 #: (module, attribute, what JAX had there), in the order they were installed.
 _installed: list[tuple[types.ModuleType, str, Any]] = []
+#: Old spellings of objects (classes, enums) served through each module's ``__getattr__``:
+#: name -> (object, warning key, message), so that the use warns, at the user's line.
+_on_lookup: dict[str, dict[str, tuple[Any, str, str]]] = {}
 _added_modules: list[str] = []
 #: One patch or unpatch at a time: threads of a test runner or server may both call them, and
 #: a fill built while another thread installs would wrap the other's fill, not JAX's object.
@@ -59,14 +62,13 @@ def patch(*, warn: bool = True) -> None:
     Idempotent; reversible with ``unpatch()``. Names the installed JAX cannot provide at all
     stay absent (looking them up still raises JAX's own error). Installing warns about
     nothing (so ``-W error`` suites can call it); the old spellings warn when used, once
-    each, unless ``warn=False``."""
+    each, at the line that uses them, unless ``warn=False``."""
     with _lock:
         _warnings.set_quiet(not warn)
         if patched():
             return
         try:
-            with _warnings.silenced():
-                install_all()
+            install_all()
         except BaseException:
             unpatch()
             raise
@@ -75,19 +77,23 @@ def patch(*, warn: bool = True) -> None:
 def install_all() -> None:
     from pallas_compat._api import namespace
 
-    for alias in ("pl", "pltpu", "pltriton", *(NAMESPACE_OF[m] for m in OUTSIDE_MODULES)):
+    for alias in dict.fromkeys(NAMESPACE_OF.values()):  # every namespace, Mosaic GPU too
         space = namespace(alias)
         target = wrapped(space)
-        if target is None:
+        if target is None:  # the module does not import on this JAX
             continue
         for name in fills_of(space):
             if name not in ADAPTERS and name in vars(target):
                 continue
             try:
-                value = getattr(space, name)
+                with _warnings.silenced() as held:
+                    value = getattr(space, name)
             except (PallasCompatError, AttributeError):  # this JAX cannot have it at all
                 continue
-            install(target, name, value)
+            if held and not callable_fill(value) and name not in vars(target):
+                serve_on_lookup(target, name, value, *held[0])
+            else:  # a call warns itself, at the caller's line; anything else is no old name
+                install(target, name, value)
     install_cost_analysis()
     for module_name in (TRITON, GPU_LEGACY, *OUTSIDE_MODULES):
         install_module(module_name, namespace(NAMESPACE_OF[module_name]))
@@ -131,6 +137,37 @@ def install_cost_analysis() -> None:
     install(jax.stages.Compiled, "cost_analysis", cost_analysis)  # type: ignore[arg-type]
 
 
+def callable_fill(value: Any) -> bool:
+    """A served function: its call wrapper warns when called (``_fills.backfilled``)."""
+    import inspect
+
+    return inspect.isroutine(value)
+
+
+def serve_on_lookup(
+    module: types.ModuleType, name: str, value: Any, key: str, message: str
+) -> None:
+    """Serve an old spelling through the module's ``__getattr__`` (PEP 562), which warns
+    once, at the line that looks it up (``pltpu.TPUCompilerParams``, or an import of it);
+    JAX's own ``__getattr__`` (its deprecation table) answers every other name."""
+    table = _on_lookup.get(module.__name__)
+    if table is None:
+        table = _on_lookup[module.__name__] = {}
+        previous = vars(module).get("__getattr__")
+
+        def __getattr__(attr: str) -> Any:
+            if attr in table:
+                obj, warning, text = table[attr]
+                _warnings.warn_once(warning, text, stacklevel=3)
+                return obj
+            if previous is not None:
+                return previous(attr)
+            raise AttributeError(f"module {module.__name__!r} has no attribute {attr!r}")
+
+        install(module, "__getattr__", __getattr__)
+    table[name] = (value, key, message)
+
+
 def install(module: types.ModuleType, name: str, value: Any) -> None:
     _installed.append((module, name, _resolve.shadow(module, name, value)))
 
@@ -143,6 +180,7 @@ def unpatch() -> None:
             _resolve.unshadow(module, name, previous)
         while _added_modules:
             sys.modules.pop(_added_modules.pop(), None)
+        _on_lookup.clear()
         _warnings.set_quiet(False)
 
 

@@ -24,17 +24,22 @@ class PallasCompatDeprecationWarning(DeprecationWarning):
 
 
 _warned: set[str] = set()
-#: While set, nothing warns and nothing is recorded as warned: ``patch()`` building its
-#: fills (the old name warns later, where it is used), or ``patch(warn=False)`` in force.
-_silenced: contextvars.ContextVar[bool] = contextvars.ContextVar(
-    "pallas_compat_silenced", default=False
+#: While set, nothing warns and nothing is recorded as warned; a list collects what would
+#: have warned: ``patch()`` building its fills, which warn later, where they are used.
+_silenced: contextvars.ContextVar[list[tuple[str, str]] | None] = contextvars.ContextVar(
+    "pallas_compat_silenced", default=None
 )
+#: ``patch(warn=False)`` in force.
 _quiet = False
 
 
 def warn_once(key: str, message: str, *, stacklevel: int = 3) -> None:
     """Warn about back-fill ``key`` the first time it is used in this process."""
-    if key in _warned or _silenced.get() or _quiet:
+    held = _silenced.get()
+    if held is not None:
+        held.append((key, message))
+        return
+    if key in _warned or _quiet:
         return
     _warned.add(key)
     if os.environ.get(SILENCE_ENV, "") not in ("", "0"):
@@ -43,11 +48,13 @@ def warn_once(key: str, message: str, *, stacklevel: int = 3) -> None:
 
 
 @contextlib.contextmanager
-def silenced() -> Iterator[None]:
-    """No warning in the block, and none recorded: a later use still warns."""
-    token = _silenced.set(True)
+def silenced() -> Iterator[list[tuple[str, str]]]:
+    """No warning in the block, and none recorded as warned (a later use still warns); the
+    list holds each ``(key, message)`` the block would have warned with."""
+    held: list[tuple[str, str]] = []
+    token = _silenced.set(held)
     try:
-        yield
+        yield held
     finally:
         _silenced.reset(token)
 

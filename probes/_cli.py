@@ -7,8 +7,9 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from common import Parser, ProbeStatus, UsageError, run_cli, unwritable, write_or_keep
 from probes._groups import GROUPS, GROUPS_BY_NAME
@@ -63,6 +64,13 @@ def _parser() -> argparse.ArgumentParser:
         help="keep JAX's persistent compilation cache here, so that a re-run against the "
         "same JAX compiles less (the snapshot does not change; use one folder per JAX)",
     )
+    _add_import_checks(parser)
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
+    return parser
+
+
+def _add_import_checks(parser: argparse.ArgumentParser) -> None:
+    """How a fresh environment's import of Pallas is checked and recorded."""
     imports = parser.add_mutually_exclusive_group()
     imports.add_argument(
         "--check-imports",
@@ -80,8 +88,6 @@ def _parser() -> argparse.ArgumentParser:
         "before missing packages were installed: recorded as "
         "environment.undeclared_dependencies",
     )
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress lines on stderr")
-    return parser
 
 
 def _selected_groups(text: str | None) -> list:
@@ -137,24 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_cli(PROG, _main, argv)
 
 
-def _main(argv: Sequence[str]) -> int:
-    if argv and argv[0] in ("report", "diff", "guide"):  # where these lived until 2026-12
-        from report._cli import main as report_main
-
-        print(f"{PROG} {argv[0]}: moved; run `python -m report ...` next time", file=sys.stderr)
-        return report_main(list(argv[1:]) if argv[0] == "report" else list(argv))
-    args = _parser().parse_args(argv)
-    groups = _selected_groups(args.groups)
-    _check_out(args.out)
-    _check_out(args.timings, "--timings")
-    _check_out(args.check_imports, "--check-imports")
-    if args.jobs < 1:
-        raise UsageError(f"--jobs {args.jobs}: must be at least 1")
-    _check_cache(args.compilation_cache)
-    clean = _clean_imports(args.clean_imports)
-
+def _progress(quiet: bool) -> Callable[[GroupResult], None]:
     def progress(result: GroupResult) -> None:
-        if args.quiet:
+        if quiet:
             return
         bad = sum(o.status != ProbeStatus.OK for o in result.outcomes.values())
         note = f"  GROUP FAILED: {result.failure['type']}" if result.failure else ""
@@ -164,33 +155,33 @@ def _main(argv: Sequence[str]) -> int:
             file=sys.stderr,
         )
 
-    started = time.perf_counter()
-    launcher = Launcher(
-        args.isolation, fast_compile=not args.xla_optimize, compilation_cache=args.compilation_cache
-    )
-    if args.check_imports is not None:
-        checking = time.perf_counter()
-        try:
-            found = check_forked()
-        except RuntimeError as exc:
-            print(f"python -m probes: error: --check-imports: {exc}", file=sys.stderr)
-            return 1
-        if not write_or_keep(args.check_imports, json.dumps(found, sort_keys=True), PROG):
-            return 1
-        if found["undeclared"]:
-            print(
-                f"python -m probes: JAX imports {', '.join(found['undeclared'])} without "
-                f"declaring it; install {' '.join(found['install'])}, then run again with "
-                f"--clean-imports {args.check_imports}",
-                file=sys.stderr,
-            )
-            return UNDECLARED_DEPENDENCIES
-        started += time.perf_counter() - checking  # the check is not probe time
-    results = run_groups(groups, args.jobs, launcher, on_done=progress)
-    snapshot, timings = assemble(results, time.perf_counter() - started)
-    if clean is not None:
-        snapshot["environment"]["undeclared_dependencies"] = clean["undeclared"]
-        snapshot["environment"]["clean_venv_import_errors"] = clean["errors"]
+    return progress
+
+
+def _check_imports(path: Path) -> int:
+    """``--check-imports``: what importing Pallas needs that JAX does not declare; 0 when
+    nothing is missing."""
+    try:
+        found = check_forked()
+    except RuntimeError as exc:
+        print(f"python -m probes: error: --check-imports: {exc}", file=sys.stderr)
+        return 1
+    if not write_or_keep(path, json.dumps(found, sort_keys=True), PROG):
+        return 1
+    if found["undeclared"]:
+        print(
+            f"python -m probes: JAX imports {', '.join(found['undeclared'])} without "
+            f"declaring it; install {' '.join(found['install'])}, then run again with "
+            f"--clean-imports {path}",
+            file=sys.stderr,
+        )
+        return UNDECLARED_DEPENDENCIES
+    return 0
+
+
+def _write_results(
+    args: argparse.Namespace, snapshot: dict[str, Any], timings: dict[str, Any]
+) -> int:
     text = dumps(snapshot)
     if args.out is None:
         sys.stdout.write(text)
@@ -215,3 +206,36 @@ def _main(argv: Sequence[str]) -> int:
         )
         return 1
     return 0
+
+
+def _main(argv: Sequence[str]) -> int:
+    if argv and argv[0] in ("report", "diff", "guide"):  # where these lived until 2026-12
+        from report._cli import main as report_main
+
+        print(f"{PROG} {argv[0]}: moved; run `python -m report ...` next time", file=sys.stderr)
+        return report_main(list(argv[1:]) if argv[0] == "report" else list(argv))
+    args = _parser().parse_args(argv)
+    groups = _selected_groups(args.groups)
+    _check_out(args.out)
+    _check_out(args.timings, "--timings")
+    _check_out(args.check_imports, "--check-imports")
+    if args.jobs < 1:
+        raise UsageError(f"--jobs {args.jobs}: must be at least 1")
+    _check_cache(args.compilation_cache)
+    clean = _clean_imports(args.clean_imports)
+    started = time.perf_counter()
+    launcher = Launcher(
+        args.isolation, fast_compile=not args.xla_optimize, compilation_cache=args.compilation_cache
+    )
+    if args.check_imports is not None:
+        checking = time.perf_counter()
+        status = _check_imports(args.check_imports)
+        if status:
+            return status
+        started += time.perf_counter() - checking  # the check is not probe time
+    results = run_groups(groups, args.jobs, launcher, on_done=_progress(args.quiet))
+    snapshot, timings = assemble(results, time.perf_counter() - started)
+    if clean is not None:
+        snapshot["environment"]["undeclared_dependencies"] = clean["undeclared"]
+        snapshot["environment"]["clean_venv_import_errors"] = clean["errors"]
+    return _write_results(args, snapshot, timings)

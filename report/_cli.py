@@ -3,10 +3,12 @@ and ``python -m report diff A.json B.json``: read snapshots and results, never J
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from common import MatrixError, Parser, load_matrix, run_cli, unwritable, write_all
 from report import _guide, _render, _sections
@@ -26,7 +28,7 @@ TITLE = "Pallas API drift across JAX releases"
 PROG = "python -m report"
 
 
-def build(argv: Sequence[str]) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
         description="Write the API-diff report (api-diff.md and .html); `guide` and `diff` "
@@ -54,7 +56,30 @@ def build(argv: Sequence[str]) -> int:
         default=Path("jax-matrix.json"),
         help="the release matrix, to list releases without a snapshot (default: jax-matrix.json)",
     )
-    args = parser.parse_args(argv)
+    return parser
+
+
+def not_probed(matrix_file: Path, releases: list[str], results: dict[str, Any]) -> dict[str, str]:
+    """The releases with results but no snapshot, and those of the matrix never probed."""
+    skipped = {r: "kernel results but no snapshot" for r in results if r not in releases}
+    if not matrix_file.exists():
+        return skipped
+    try:
+        matrix = load_matrix(matrix_file)
+    except MatrixError as exc:
+        raise InputError(str(exc)) from None
+    wanted = matrix.every if os.environ.get("PALLAS_COMPAT_MATRIX") == "every" else matrix.default
+    for release in wanted:
+        if release not in releases:
+            skipped[release] = (
+                "in the matrix but no snapshot: its session was skipped (no interpreter for "
+                f"Requires-Python {matrix.requires_python.get(release)}?) or not run"
+            )
+    return skipped
+
+
+def build(argv: Sequence[str]) -> int:
+    args = build_parser().parse_args(argv)
     if not args.out.is_dir():
         raise InputError(f"--out {args.out}: no such folder")
     problem = unwritable(args.out / "api-diff.md")
@@ -66,21 +91,7 @@ def build(argv: Sequence[str]) -> int:
         raise InputError(f"{args.kernels}: no such folder")
     results = load_kernel_results(kernel_folder)
     releases = [s.release for s in snapshots]
-    skipped = {r: "kernel results but no snapshot" for r in results if r not in releases}
-    if args.matrix.exists():
-        try:
-            matrix = load_matrix(args.matrix)
-        except MatrixError as exc:
-            raise InputError(str(exc)) from None
-        wanted = (
-            matrix.every if os.environ.get("PALLAS_COMPAT_MATRIX") == "every" else matrix.default
-        )
-        for release in wanted:
-            if release not in releases:
-                skipped[release] = (
-                    "in the matrix but no snapshot: its session was skipped (no interpreter for "
-                    f"Requires-Python {matrix.requires_python.get(release)}?) or not run"
-                )
+    skipped = not_probed(args.matrix, releases, results)
     undeclared = {
         s.release: s.data["environment"].get("undeclared_dependencies", [])
         for s in snapshots

@@ -244,68 +244,79 @@ def tone(records: list[dict[str, Any]]) -> str:
     return "info"
 
 
-def corpus(results: dict[str, dict[str, Any]], kind: Corpus | None = None) -> Section:
-    kind = kind or OPS
-    releases = sorted(results, key=Version)
-    native = validation(results, kind)
-    cells: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = {}
-    release_of: dict[str, str] = {}
-    for release in releases:
+Cases = dict[tuple[str, str], dict[str, list[dict[str, Any]]]]
+Problems = dict[tuple[str, str, str, str, str], list[str]]
+
+
+def cases(results: dict[str, dict[str, Any]], kind: Corpus) -> tuple[Cases, dict[str, str]]:
+    """(source, kernel) -> release -> its non-native records; and each source's own release."""
+    found: Cases = {}
+    home: dict[str, str] = {}
+    for release in sorted(results, key=Version):
         for record in results[release]["results"]:
-            release_of[kind.source(record)] = record["from"]
+            home[kind.source(record)] = record["from"]
             if record["route"] != "native":
-                cells.setdefault((kind.source(record), record["kernel"]), {}).setdefault(
+                found.setdefault((kind.source(record), record["kernel"]), {}).setdefault(
                     release, []
                 ).append(record)
-    rows, dropped, problems = [], [], {}
-    for (source, kernel), by_release in sorted(
-        cells.items(), key=lambda kv: (Version(release_of[kv[0][0]]), kv[0][0], kv[0][1])
-    ):
-        check = native.get((source, kernel))
-        home = release_of[source]
-        if check is not None and check["status"] != CorpusStatus.WORKS:
-            reason = check.get("detail") or f"max abs error up to {check.get('error_bound')}"
-            dropped.append(
-                [
-                    Cell(source),
-                    Cell(kernel),
-                    Cell(f"{check['status']} on JAX {home}: {reason}", "info"),
-                ]
-            )
+    return found, home
+
+
+def case_row(
+    source: str,
+    kernel: str,
+    by_release: dict[str, list[dict[str, Any]]],
+    check: dict[str, Any] | None,
+    home: str,
+    releases: list[str],
+    problems: Problems,
+) -> list[Cell]:
+    """One case's row of the matrix; its validated failures go into ``problems``."""
+    label = kernel if check is not None else f"{kernel} (not validated: JAX {home} did not run)"
+    row = [Cell(source), Cell(label)]
+    for release in releases:
+        records = by_release.get(release)
+        if release == home:
+            row.append(Cell("native ✓" if check else "—", "good" if check else "info"))
             continue
-        label = kernel if check is not None else f"{kernel} (not validated: JAX {home} did not run)"
-        row = [Cell(source), Cell(label)]
-        for release in releases:
-            records = by_release.get(release)
-            if release == home:
-                row.append(Cell("native ✓" if check else "—", "good" if check else "info"))
-                continue
-            if not records:
-                row.append(Cell("—", "info"))
-                continue
-            text = " ".join(f"{ROUTE_LETTER[r['route']]}{MARK[r['status']]}" for r in records)
-            row.append(Cell(text, tone(records)))
-            for r in records if check is not None else ():  # validated cases only
-                if r["status"] in (CorpusStatus.ERROR, CorpusStatus.WRONG):
-                    what = r.get("detail") or f"max abs error up to {r.get('error_bound')}"
-                    key = (source, kernel, r["route"], r.get("whose", "—"), what)
-                    problems.setdefault(key, []).append(release)
-        rows.append(row)
-    heading = kind.source_heading
-    matrix = Table(
-        [heading, "kernel", *releases],
-        rows,
-        caption=f"kernel of {kind.noun} X, run on release Y",
-        keys=2,
-    )
-    tables = [
-        Table(
-            ["route", *releases],
-            counts(results, releases, native, kind),
-            "validated cases that work, per release they ran on",
-        )
+        if not records:
+            row.append(Cell("—", "info"))
+            continue
+        text = " ".join(f"{ROUTE_LETTER[r['route']]}{MARK[r['status']]}" for r in records)
+        row.append(Cell(text, tone(records)))
+        for r in records if check is not None else ():  # validated cases only
+            if r["status"] in (CorpusStatus.ERROR, CorpusStatus.WRONG):
+                what = r.get("detail") or f"max abs error up to {r.get('error_bound')}"
+                key = (source, kernel, r["route"], r.get("whose", "—"), what)
+                problems.setdefault(key, []).append(release)
+    return row
+
+
+def problem_table(problems: Problems, heading: str) -> Table:
+    rows = [
+        [
+            Cell(source),
+            Cell(kernel),
+            Cell(route),
+            Cell(who),
+            Cell(", ".join(on)),
+            Cell(what, "bad"),
+            Cell(why_unfixed(what, route)),
+        ]
+        for (source, kernel, route, who, what), on in problems.items()
     ]
+    columns = [heading, "kernel", "route", "whose", "on JAX", "first line", "why no shim fixes it"]
+    return Table(columns, rows, caption="what went wrong")
+
+
+def doctor_tables(
+    results: dict[str, dict[str, Any]],
+    releases: list[str],
+    native: dict[tuple[str, str], dict[str, Any]],
+    kind: Corpus,
+) -> list[Table]:
     checked, disagreed = doctor_rows(results, releases, native, kind)
+    tables = []
     if checked:
         tables.append(
             Table(
@@ -318,45 +329,56 @@ def corpus(results: dict[str, dict[str, Any]], kind: Corpus | None = None) -> Se
             )
         )
     if disagreed:
+        columns = [kind.source_heading, "kernel", "on JAX", "doctor", "plain run"]
         tables.append(
             Table(
-                [heading, "kernel", "on JAX", "doctor", "plain run", "uses doctor flags that ran"],
+                [*columns, "uses doctor flags that ran"],
                 disagreed,
                 caption="where doctor and the plain run disagree",
             )
         )
+    return tables
+
+
+def corpus(results: dict[str, dict[str, Any]], kind: Corpus | None = None) -> Section:
+    kind = kind or OPS
+    releases = sorted(results, key=Version)
+    native = validation(results, kind)
+    found, release_of = cases(results, kind)
+    rows: list[list[Cell]] = []
+    dropped: list[list[Cell]] = []
+    problems: Problems = {}
+    for (source, kernel), by_release in sorted(
+        found.items(), key=lambda kv: (Version(release_of[kv[0][0]]), kv[0][0], kv[0][1])
+    ):
+        check = native.get((source, kernel))
+        home = release_of[source]
+        if check is not None and check["status"] != CorpusStatus.WORKS:
+            reason = check.get("detail") or f"max abs error up to {check.get('error_bound')}"
+            info = Cell(f"{check['status']} on JAX {home}: {reason}", "info")
+            dropped.append([Cell(source), Cell(kernel), info])
+            continue
+        rows.append(case_row(source, kernel, by_release, check, home, releases, problems))
+    matrix = Table(
+        [kind.source_heading, "kernel", *releases],
+        rows,
+        caption=f"kernel of {kind.noun} X, run on release Y",
+        keys=2,
+    )
+    tables = [
+        Table(
+            ["route", *releases],
+            counts(results, releases, native, kind),
+            "validated cases that work, per release they ran on",
+        ),
+        *doctor_tables(results, releases, native, kind),
+    ]
     if problems:
-        problem_rows = [
-            [
-                Cell(source),
-                Cell(kernel),
-                Cell(route),
-                Cell(who),
-                Cell(", ".join(on)),
-                Cell(what, "bad"),
-                Cell(why_unfixed(what, route)),
-            ]
-            for (source, kernel, route, who, what), on in problems.items()
-        ]
-        tables.append(
-            Table(
-                [
-                    heading,
-                    "kernel",
-                    "route",
-                    "whose",
-                    "on JAX",
-                    "first line",
-                    "why no shim fixes it",
-                ],
-                problem_rows,
-                caption="what went wrong",
-            )
-        )
+        tables.append(problem_table(problems, kind.source_heading))
     if dropped:
         tables.append(
             Table(
-                [heading, "kernel", "why dropped"],
+                [kind.source_heading, "kernel", "why dropped"],
                 dropped,
                 caption="not counted: wrong on their own release",
             )

@@ -17,10 +17,13 @@ from typing import Any
 from packaging.version import Version
 
 from common import CallOutcome, CorpusStatus, KernelStatus, Word
+from pallas_compat._pallas_call import SERVED_KEYWORDS
 from pallas_compat.facts import (
+    ALIASES,
     CALL_FORMS,
     CALL_KEYWORDS,
     GPU_LEGACY,
+    PL,
     TRITON,
     WRITE_INSTEAD,
     CallForm,
@@ -34,6 +37,13 @@ from pallas_compat.facts import (
     release_ranges,
     served_names,
     works_in,
+)
+from pallas_compat.rules import (
+    gpu_module,
+    migrate_fixes,
+    migrate_fixes_keyword,
+    rule_for_feature,
+    rule_for_form,
 )
 from report import _changes
 from report._load import Snapshot
@@ -87,6 +97,11 @@ class Guide:
 # -- names
 
 
+def migrate_rewrites(feature: Feature) -> bool:
+    """Does ``migrate`` rewrite the feature's old spellings (some forms at least)? Its rule says."""
+    return migrate_fixes(rule_for_feature(feature))
+
+
 def owner(loc: str) -> Feature | None:
     for feature in features_and_moves():
         if any(f"{place.module}:{place.attr}" == loc for place in feature.locations):
@@ -94,7 +109,10 @@ def owner(loc: str) -> Feature | None:
     return None
 
 
-USE_SPELLING = re.compile(r"\b[Uu]se (`?)((?:pl|pltpu|plgpu|pltriton|jax)\.[\w.]+(?:\(\))?)\1")
+#: "Use pl.X" in JAX's deprecation messages, in any alias people (and the table) use.
+SPELLED = "|".join(sorted({*ALIASES.values(), "jax"}))
+USE_SPELLING = re.compile(rf"\b[Uu]se (`?)((?:{SPELLED})\.[\w.]+(?:\(\))?)\1")
+PALLAS_CALL_KEY = f"{PL}:pallas_call"
 
 
 def successor(feature: Feature, new: Snapshot) -> Location | None:
@@ -146,16 +164,26 @@ def name_change(module: str, name: str, new: Snapshot, message: str | None) -> C
         place = successor(feature, new)
         if place is not None and place.spelling != spelling:
             what = f"renamed: {place.spelling} in JAX {new.release}"
-            return Change(ChangeKind.RENAMED, spelling, what, place.spelling, True, True, anchor)
+            rewrites = migrate_rewrites(feature)
+            return Change(
+                ChangeKind.RENAMED, spelling, what, place.spelling, True, rewrites, anchor
+            )
     if feature is not None:
         what = "removed; pallas-compat serves it" if served else "removed"
         return Change(
-            ChangeKind.REMOVED, spelling, what, feature.hint, served, feature.migrated, anchor
+            ChangeKind.REMOVED,
+            spelling,
+            what,
+            feature.hint,
+            served,
+            migrate_rewrites(feature),
+            anchor,
         )
     if module == GPU_LEGACY and _changes.state(new, TRITON, name)[0] == "present":
         place = Location(TRITON, name).spelling  # the legacy module was Triton's: patch() and
         what = f"module gone: {place} in JAX {new.release}"  # migrate both follow the import
-        return Change(ChangeKind.RENAMED, spelling, what, place, True, True, anchor)
+        rewrites = migrate_fixes(gpu_module.RULE)
+        return Change(ChangeKind.RENAMED, spelling, what, place, True, rewrites, anchor)
     instead = instead_of(module, name, new, message)
     kept = name in shim_fills(module)
     what = "removed; pallas-compat serves it" if kept else "removed"
@@ -197,11 +225,6 @@ def names(old: Snapshot, new: Snapshot) -> list[Change]:
 
 # -- call forms, keywords, signatures
 
-#: ``pallas_call`` keywords the shim's ``pallas_call`` translates or drops where JAX lacks
-#: them, and those ``migrate`` rewrites (``backend=`` into the params' type).
-SHIM_KEYWORDS = frozenset({"backend", "cost_estimate", "metadata", "scratch_shapes", "f"})
-MIGRATED_KEYWORDS = frozenset({"backend"})
-
 
 def call_forms(old: Snapshot, new: Snapshot) -> list[Change]:
     changes = []
@@ -210,7 +233,15 @@ def call_forms(old: Snapshot, new: Snapshot) -> list[Change]:
         if works_in(spans, old.release) and not works_in(spans, new.release):
             what = f"refused from JAX {new.release}"
             changes.append(
-                Change(ChangeKind.CALL_FORM, form, what, instead, True, True, form_anchor(form))
+                Change(
+                    ChangeKind.CALL_FORM,
+                    form,
+                    what,
+                    instead,
+                    True,  # the shim's facades take every form (tests/test_shim_kernels.py)
+                    migrate_fixes(rule_for_form(form)),
+                    form_anchor(form),
+                )
             )
     for name in sorted(release_ranges().get("pallas_call_keywords", {})):
         spans = pallas_call_keyword_releases(name)
@@ -224,8 +255,8 @@ def call_forms(old: Snapshot, new: Snapshot) -> list[Change]:
                     f"pallas_call({name}=...)",
                     f"keyword gone in JAX {new.release}",
                     instead,
-                    name in SHIM_KEYWORDS,
-                    name in MIGRATED_KEYWORDS,
+                    name in SERVED_KEYWORDS,
+                    migrate_fixes_keyword(PALLAS_CALL_KEY, name),
                 )
             )
     keywords_listed = {c.subject for c in changes}

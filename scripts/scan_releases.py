@@ -19,7 +19,9 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from packaging.version import Version
 
@@ -35,6 +37,7 @@ from pallas_compat.facts import (  # noqa: E402
     GPU_LEGACY,
     MEMBER_MOVES,
     PUBLIC_MODULES,
+    Backend,
     CallForm,
 )
 
@@ -92,7 +95,8 @@ def module_file(root: Path, module: str) -> Path | None:
     return None
 
 
-#: The public Pallas modules whose every name is tracked across releases.
+#: "Use pl.X instead" in a deprecation message: the spelling JAX says the object went to
+#: (a move is proven only when both names import one object, ``moves``).
 MOVED = re.compile(rf"[Uu]se ({'|'.join(ALIASES.values())})\.(\w+) instead")
 MODULE_OF_ALIAS = {alias: module for module, alias in ALIASES.items()}
 
@@ -306,24 +310,32 @@ BLOCKED = "Blocked"
 #: The class and the function whose signatures hold the call forms, as JAX's sources name them.
 BLOCK_SPEC = FEATURES_BY_KEY["block_spec"].modern.attr
 PALLAS_CALL = FEATURES_BY_KEY["pallas_call"].modern.attr
-PARAMS_MODULES = {b.key: b.params_source for b in BACKENDS if b.params_source}
+
+
+def params_class(root: Path, backend: Backend) -> ast.ClassDef | None:
+    """The class a backend's public params names are in this release (``pltpu.CompilerParams``,
+    ``pltpu.TPUCompilerParams``, whichever the table lists and the release has), followed
+    through its imports to where it is written: found by what it is, not by its name."""
+    for loc in reversed(FEATURES_BY_KEY[backend.feature].locations):
+        found = definition(root, loc.module, loc.attr)
+        if found is not None and isinstance(found[0], ast.ClassDef):
+            return found[0]
+    return None
 
 
 def param_fields(root: Path) -> dict[str, set[str]]:
-    """Fields of each backend's CompilerParams dataclass (none before 0.4.33: dicts only)."""
+    """Fields of each backend's params dataclass (none before 0.4.33: dicts only)."""
     found: dict[str, set[str]] = {}
-    for backend, relative in PARAMS_MODULES.items():
-        path = root / relative
-        tree = ast.parse(path.read_text()) if path.is_file() else ast.Module(body=[])
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef) and node.name.endswith("CompilerParams"):
-                found[backend] = {
-                    s.target.id
-                    for s in node.body
-                    if isinstance(s, ast.AnnAssign)
-                    and isinstance(s.target, ast.Name)
-                    and not s.target.id.isupper()
-                }
+    for backend in BACKENDS:
+        node = params_class(root, backend) if backend.params_source else None
+        if node is not None:
+            found[backend.key] = {
+                s.target.id
+                for s in node.body
+                if isinstance(s, ast.AnnAssign)
+                and isinstance(s.target, ast.Name)
+                and not s.target.id.isupper()
+            }
     return found
 
 
@@ -497,6 +509,120 @@ def ranges(flags: list[tuple[str, bool]]) -> list[list[str]]:
 NEEDS_PYTHON = (3, 12)
 
 
+@dataclass
+class Readings:
+    """What the scan read from each release's sources, by release."""
+
+    names: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+    forms: dict[str, dict[str, bool]] = field(default_factory=dict)
+    fields: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    keywords: dict[str, set[str]] = field(default_factory=dict)
+    signatures: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    members: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    #: JAX's deprecation messages (the newest release's wording wins) and proven moves.
+    messages: dict[str, str] = field(default_factory=dict)
+    moved: dict[str, str] = field(default_factory=dict)
+
+
+def read(versions: list[str], cache: Path) -> Readings:
+    found = Readings()
+    modules = {loc.module for f in FEATURES for loc in f.locations} | set(PUBLIC_MODULES)
+    for version in versions:
+        root = sources(version, cache)
+        found.names[version] = {m: top_level_names(root, m) for m in modules}
+        found.forms[version] = call_forms(root)
+        found.fields[version] = param_fields(root)
+        found.keywords[version] = pallas_call_keywords(root)
+        found.signatures[version] = public_signatures(root)
+        found.members[version] = enum_members(root)
+        release_messages = {}
+        for module in PUBLIC_MODULES:
+            for name, text in deprecation_messages(root, module).items():
+                release_messages[f"{module}:{name}"] = text
+        found.messages.update(release_messages)
+        found.moved.update(moves(root, release_messages))
+    return found
+
+
+def location_ranges(
+    found: Readings, versions: list[str], cache: Path
+) -> dict[str, list[list[str]]]:
+    """Every location of the table: the releases that have it (a name, or a module)."""
+    locations = {}
+    for feature in FEATURES:
+        for loc in feature.locations:
+            flags = [
+                (
+                    v,
+                    works(found.names[v][loc.module].get(loc.attr))
+                    or module_file(sources(v, cache), f"{loc.module}.{loc.attr}") is not None,
+                )
+                for v in versions
+            ]
+            locations[f"{loc.module}:{loc.attr}"] = ranges(flags)
+    return dict(sorted(locations.items()))
+
+
+def name_ranges(
+    found: Readings, versions: list[str], locations: dict[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """Every other public name of the Pallas modules that some release lacks."""
+    names = {}
+    for module in PUBLIC_MODULES:
+        seen = set().union(*(found.names[v][module] for v in versions)) - {"annotations"}
+        for name in sorted(n for n in seen if not n.startswith("_")):
+            key = f"{module}:{name}"
+            spans = ranges([(v, works(found.names[v][module].get(name))) for v in versions])
+            if key not in locations and spans != [[versions[0], versions[-1]]]:
+                names[key] = {
+                    "releases": spans,
+                    "message": found.messages.get(key),
+                    "moved_to": found.moved.get(key),
+                }
+    return names
+
+
+def set_ranges(versions: list[str], sets: dict[str, dict[str, set[str]]]) -> dict[str, Any]:
+    """``{group: {item: spans}}`` for per-release ``{group: {items}}`` (fields, members)."""
+    groups = sorted(set().union(*(sets[v] for v in versions)))
+    return {
+        group: {
+            item: ranges([(v, item in sets[v].get(group, set())) for v in versions])
+            for item in sorted(set().union(*(sets[v].get(group, set()) for v in versions)))
+        }
+        for group in groups
+    }
+
+
+def table(found: Readings, versions: list[str], cache: Path) -> dict[str, Any]:
+    locations = location_ranges(found, versions, cache)
+    backends = [b.key for b in BACKENDS if b.params_source]
+    fields = set_ranges(versions, found.fields)
+    members = set_ranges(versions, found.members)
+    return {
+        "source": "scripts/scan_releases.py: ast scan of each release's Pallas sources",
+        "releases": versions,
+        "locations": locations,
+        "call_forms": {
+            form: ranges([(v, found.forms[v][form]) for v in versions])
+            for form in found.forms[versions[0]]
+        },
+        "compiler_params_fields": {backend: fields.get(backend, {}) for backend in backends},
+        "names": name_ranges(found, versions, locations),
+        "pallas_call_keywords": {
+            name: ranges([(v, name in found.keywords[v]) for v in versions])
+            for name in sorted(set().union(*found.keywords.values()))
+        },
+        "keywords": keyword_ranges(versions, found.signatures),
+        "deprecated": deprecated_ranges(versions, found.names),
+        "members": {
+            f"{enum}.{member}": spans
+            for enum, by_member in members.items()
+            for member, spans in by_member.items()
+        },
+    }
+
+
 def main() -> int:
     if sys.version_info < NEEDS_PYTHON:
         print(
@@ -510,82 +636,11 @@ def main() -> int:
     parser.add_argument("--oldest", default="0.4.30")
     args = parser.parse_args()
     versions = releases(Version(args.oldest))
-    per_release, forms, fields, keywords, messages, moved = {}, {}, {}, {}, {}, {}
-    signatures, members = {}, {}
-    modules = {loc.module for f in FEATURES for loc in f.locations} | set(PUBLIC_MODULES)
-    for version in versions:
-        root = sources(version, args.cache)
-        per_release[version] = {m: top_level_names(root, m) for m in modules}
-        forms[version] = call_forms(root)
-        fields[version] = param_fields(root)
-        keywords[version] = pallas_call_keywords(root)
-        signatures[version] = public_signatures(root)
-        members[version] = enum_members(root)
-        release_messages = {}
-        for module in PUBLIC_MODULES:
-            for name, text in deprecation_messages(root, module).items():
-                release_messages[f"{module}:{name}"] = text
-        messages.update(release_messages)  # the newest release's wording wins
-        moved.update(moves(root, release_messages))
-    locations = {}
-    for feature in FEATURES:
-        for loc in feature.locations:
-            key = f"{loc.module}:{loc.attr}"
-            flags = [
-                (
-                    v,
-                    works(per_release[v][loc.module].get(loc.attr))
-                    or module_file(sources(v, args.cache), f"{loc.module}.{loc.attr}") is not None,
-                )
-                for v in versions
-            ]
-            locations[key] = ranges(flags)
-    names = {}
-    for module in PUBLIC_MODULES:
-        seen = set().union(*(per_release[v][module] for v in versions)) - {"annotations"}
-        for name in sorted(n for n in seen if not n.startswith("_")):
-            key = f"{module}:{name}"
-            flags = [(v, works(per_release[v][module].get(name))) for v in versions]
-            spans = ranges(flags)
-            if key not in locations and spans != [[versions[0], versions[-1]]]:
-                names[key] = {
-                    "releases": spans,
-                    "message": messages.get(key),
-                    "moved_to": moved.get(key),
-                }
-    table = {
-        "source": "scripts/scan_releases.py: ast scan of each release's Pallas sources",
-        "releases": versions,
-        "locations": dict(sorted(locations.items())),
-        "call_forms": {
-            form: ranges([(v, forms[v][form]) for v in versions]) for form in forms[versions[0]]
-        },
-        "compiler_params_fields": {
-            backend: {
-                name: ranges([(v, name in fields[v].get(backend, set())) for v in versions])
-                for name in sorted(set().union(*(fields[v].get(backend, set()) for v in versions)))
-            }
-            for backend in PARAMS_MODULES
-        },
-        "names": names,
-        "pallas_call_keywords": {
-            name: ranges([(v, name in keywords[v]) for v in versions])
-            for name in sorted(set().union(*keywords.values()))
-        },
-        "keywords": keyword_ranges(versions, signatures),
-        "deprecated": deprecated_ranges(versions, per_release),
-        "members": {
-            f"{enum}.{member}": ranges(
-                [(v, member in members[v].get(enum, set())) for v in versions]
-            )
-            for enum in sorted(set().union(*members.values()))
-            for member in sorted(set().union(*(members[v].get(enum, set()) for v in versions)))
-        },
-    }
+    result = table(read(versions, args.cache), versions, args.cache)
     tmp = OUT.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(table, indent=1) + "\n")
+    tmp.write_text(json.dumps(result, indent=1) + "\n")
     tmp.replace(OUT)
-    print(f"wrote {OUT}: {len(locations)} locations over {len(versions)} releases")
+    print(f"wrote {OUT}: {len(result['locations'])} locations over {len(versions)} releases")
     return 0
 
 

@@ -8,7 +8,6 @@ from pallas_compat import pl
 from pallas_compat._block_spec import Element, Squeezed, Unblocked, from_new_dims
 from pallas_compat._errors import RefusedArgumentError
 
-pytest.importorskip("jax")
 pytestmark = pytest.mark.filterwarnings("ignore::pallas_compat.PallasCompatDeprecationWarning")
 
 

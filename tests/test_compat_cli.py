@@ -116,20 +116,20 @@ def test_migrate_carries_on_past_a_folder_it_cannot_write(
     """The OS refuses one folder (run as root, permission bits would not: the refusal is
     simulated where the write happens): every other file is rewritten, the refused one is named
     and left as it was, the summary counts both, and the exit status is 1."""
-    from pallas_compat import _cli
+    from pallas_compat import _migrate_command
 
     for folder in ("locked", "open"):
         (tmp_path / folder).mkdir()
         shutil.copy(FIXTURE, tmp_path / folder / "kernels.py")
     before = FIXTURE.read_bytes()
-    real_write = _cli.write_atomic
+    real_write = _migrate_command.write_atomic
 
     def refuse_locked(path: Path, data: bytes) -> None:
         if path.parent.name == "locked":
             raise PermissionError(13, "Permission denied", str(path))
         real_write(path, data)
 
-    monkeypatch.setattr(_cli, "write_atomic", refuse_locked)
+    monkeypatch.setattr(_migrate_command, "write_atomic", refuse_locked)
     status, _, err = run(capsys, "migrate", str(tmp_path), "--target", "0.12.0.1", "--write")
     assert status == 1 and "Traceback" not in err
     locked = tmp_path / "locked" / "kernels.py"

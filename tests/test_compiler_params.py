@@ -10,7 +10,6 @@ from pallas_compat import pltpu, pltriton
 from pallas_compat._compiler_params import LegacyCompilerParams, adapt_fields, normalize
 from pallas_compat._warnings import forget_warnings
 
-pytest.importorskip("jax")
 HINTS = frozenset({"dimension_semantics"})
 
 

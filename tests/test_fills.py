@@ -13,6 +13,9 @@ from pallas_compat._namespace import fills_of
 from pallas_compat._resolve import find
 from pallas_compat._warnings import PallasCompatDeprecationWarning, forget_warnings
 
+#: The generic fill's closures are named after it (a rename of it must not empty the cases).
+GENERIC = f"{_fills.renamed_fills.__qualname__}."
+
 
 def spellings() -> list[tuple[str, str, str]]:
     """(feature title, namespace, name) for every public spelling of every rename that the
@@ -25,9 +28,13 @@ def spellings() -> list[tuple[str, str, str]]:
             if loc.private or alias is None:
                 continue
             fill = fills_of(_api.namespace(alias)).get(loc.attr)
-            if fill is not None and fill.__qualname__.startswith("renamed_fills."):
+            if fill is not None and fill.__qualname__.startswith(GENERIC):
                 found.append((feature.title, alias, loc.attr))
     return sorted(set(found))
+
+
+def test_the_generic_fill_serves_spellings_of_several_renames() -> None:
+    assert len({title for title, _, _ in spellings()}) >= 10
 
 
 @pytest.mark.parametrize(("title", "alias", "name"), spellings(), ids=lambda v: str(v))

@@ -184,7 +184,7 @@ def test_device_id_gets_its_successor_named() -> None:
     axis's name, which the kernel does not hold): doctor and migrate's note name it."""
     path = IDIOMS / "device_id.py"
     (use,) = find_uses(str(path), cst.parse_module(path.read_text()))
-    assert use.hint.startswith("jax.lax.axis_index(axis_name)") and use.works == (
+    assert use.hint.startswith("jax.lax.axis_index(axis_name)") and use.releases == (
         ("0.4.30", "0.5.3"),
     )
     migrated = migrate_module(cst.parse_module(path.read_text()), "0.12.0.1").code

@@ -1,13 +1,12 @@
 from __future__ import annotations
 
+import jax
 import pytest
 from packaging.version import Version
 
 import pallas_compat
 from pallas_compat import FEATURES_BY_KEY
 from tests.conftest import has_feature, installed_jax
-
-jax = pytest.importorskip("jax")
 
 
 def since(key: str) -> Version:

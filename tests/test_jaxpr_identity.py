@@ -6,12 +6,12 @@ from __future__ import annotations
 import importlib
 import inspect
 
+import jax
 import pytest
 
 import pallas_compat
 from pallas_compat import pl, pltpu
 
-jax = pytest.importorskip("jax")
 jnp = jax.numpy
 native_pl = importlib.import_module("jax.experimental.pallas")
 native_tpu = importlib.import_module("jax.experimental.pallas.tpu")

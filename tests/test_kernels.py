@@ -5,6 +5,7 @@ result is a float64-checked pass or an ``unavailable`` with its reason."""
 
 from __future__ import annotations
 
+import jax
 import pytest
 
 from kernels import (
@@ -16,8 +17,6 @@ from kernels import (
 )
 from kernels._runner import run_case, run_wrong
 from tests.conftest import REPO, is_chapter_release
-
-jax = pytest.importorskip("jax")
 
 
 @pytest.mark.parametrize("mode", DEFAULT_MODES, ids=lambda m: m.value)

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
+import jax
 import pytest
 
 import pallas_compat
 from pallas_compat import pl
 
-jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 

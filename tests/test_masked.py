@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
+from jax.experimental import pallas as pl
 
-jax = pytest.importorskip("jax")
-from jax.experimental import pallas as pl  # noqa: E402
-
-from pallas_compat._masked import as_index_arrays  # noqa: E402
+from pallas_compat._masked import as_index_arrays
 
 
 def test_only_an_overhanging_static_slice_is_rewritten() -> None:

@@ -194,3 +194,15 @@ def test_a_masked_view_with_a_static_block_becomes_index_arrays() -> None:
     assert "b = plgpu.load(x_ref.at[pl.ds(i * block, block)], mask=m)\n" in out
     assert "c = plgpu.load(x_ref.at[pl.ds(0, block)])\n" in out
     assert migrate_module(cst.parse_module(out), "0.12.0.1").code == out
+
+
+def test_a_renamed_keyword_takes_the_spelling_the_target_has_either_way() -> None:
+    """``plgpu.kernel(out_type=, scratch_types=)`` (0.10.2 on) written back for 0.7.1, which
+    spells them ``out_shape=`` and ``scratch_shapes=``; and forward again."""
+    new = (
+        "from jax.experimental.pallas import mosaic_gpu as plgpu\n"
+        "y = plgpu.kernel(k, out_type=s, scratch_types=[b])(x)\n"
+    )
+    old = new.replace("out_type", "out_shape").replace("scratch_types", "scratch_shapes")
+    assert migrate_module(cst.parse_module(new), "0.7.1").code == old
+    assert migrate_module(cst.parse_module(old), "0.12.0.1").code == new

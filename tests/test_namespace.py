@@ -8,7 +8,6 @@ import pallas_compat
 from pallas_compat import pl
 from pallas_compat._namespace import Namespace
 
-pytest.importorskip("jax")
 native_pl = importlib.import_module("jax.experimental.pallas")
 
 

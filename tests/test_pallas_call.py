@@ -1,12 +1,12 @@
 from __future__ import annotations
 
+import jax
 import numpy as np
 import pytest
 
 import pallas_compat
 from pallas_compat import pl
 
-jax = pytest.importorskip("jax")
 jnp = jax.numpy
 OUT = jax.ShapeDtypeStruct((8, 128), jnp.float32)
 

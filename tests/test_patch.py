@@ -8,12 +8,11 @@ import sys
 import types
 from pathlib import Path
 
+import jax
 import numpy as np
 import pytest
 
 import pallas_compat
-
-jax = pytest.importorskip("jax")
 
 MODULES = (
     "jax.experimental.pallas",
@@ -262,4 +261,64 @@ def test_concurrent_patch_and_unpatch_install_once_and_restore_exactly() -> None
             assert state() == before
     finally:
         sys.setswitchinterval(interval)
+        pallas_compat.unpatch()
+
+
+def test_an_old_class_name_warns_where_it_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``patch()`` an old spelling of a class (here a fake rename of ``pltpu.VMEM``,
+    which every release has) warns once, at the user's line, not at ``patch()``'s."""
+    import warnings
+
+    import jax.experimental.pallas.tpu as tpu
+
+    from pallas_compat import _facts
+    from pallas_compat._facts import TPU, Feature, Location
+    from pallas_compat._warnings import forget_warnings
+    from tests.test_one_table_entry import caches
+
+    old, new = Location(TPU, "FAKE_VMEM"), Location(TPU, "VMEM")
+    fake = Feature("fake_vmem", "a fake rename", (old, new), "{new}(shape, dtype)", renamed=True)
+    monkeypatch.setattr(_facts, "FEATURES", (*_facts.FEATURES, fake))
+    caches()
+    forget_warnings()
+    try:
+        with warnings.catch_warnings(record=True) as at_install:
+            warnings.simplefilter("always")
+            pallas_compat.patch()
+        assert not [w for w in at_install if "FAKE_VMEM" in str(w.message)]
+        with pytest.warns(
+            pallas_compat.PallasCompatDeprecationWarning, match="Write: pltpu.VMEM"
+        ) as seen:
+            served = tpu.FAKE_VMEM  # the use
+        (warning,) = [w for w in seen if "FAKE_VMEM" in str(w.message)]
+        assert warning.filename == __file__ and served is tpu.VMEM
+        with _no_warning():
+            assert tpu.FAKE_VMEM is tpu.VMEM  # once per name
+    finally:
+        pallas_compat.unpatch()
+        caches()
+    assert not hasattr(tpu, "FAKE_VMEM")
+
+
+def test_patch_fills_mosaic_gpu_too() -> None:
+    """``plgpu.GPUCompilerParams`` (the old name of ``plgpu.CompilerParams``) under ``patch()``
+    wherever the Mosaic GPU module imports; where it does not, there is nowhere to put it."""
+    import importlib
+    import warnings
+
+    from pallas_compat._api import namespace
+    from pallas_compat._namespace import wrapped
+
+    space = namespace("plmgpu")
+    target = wrapped(space)
+    if target is None:
+        with pytest.raises(Exception):  # noqa: B017 - any import error: the module is not there
+            importlib.import_module("jax.experimental.pallas.mosaic_gpu")
+        return
+    pallas_compat.patch()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pallas_compat.PallasCompatDeprecationWarning)
+            assert target.GPUCompilerParams is space.CompilerParams
+    finally:
         pallas_compat.unpatch()

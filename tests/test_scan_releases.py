@@ -200,3 +200,43 @@ def test_an_older_python_is_refused_in_one_line() -> None:
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert "needs Python 3.12+" in done.stderr
+
+
+PARAMS_SOURCE = """
+import dataclasses
+
+@dataclasses.dataclass(frozen=True)
+class MosaicParams:
+    dimension_semantics: tuple = ()
+    vmem_limit_bytes: int | None = None
+
+@dataclasses.dataclass(frozen=True)
+class UnrelatedCompilerParams:
+    unrelated: int = 0
+"""
+
+
+def test_a_params_class_is_found_by_what_it_is_not_by_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fake release renames ``pltpu.CompilerParams`` to ``pltpu.MosaicParams``: with the
+    table's new entry the scan follows the public name to its class and reads its fields; a
+    class merely named ``...CompilerParams`` is never read."""
+    import dataclasses
+
+    from pallas_compat.facts import Location
+
+    tpu = next(b for b in scan.BACKENDS if b.default)
+    core = tmp_path / tpu.params_source
+    core.parent.mkdir(parents=True)
+    core.write_text(PARAMS_SOURCE)
+    public = tmp_path / "jax/experimental/pallas/tpu.py"
+    public.parent.mkdir(parents=True)
+    module = tpu.params_source.removesuffix(".py").replace("/", ".")
+    public.write_text(f"from {module} import MosaicParams\n")
+    assert scan.param_fields(tmp_path) == {}  # the table knows no MosaicParams yet
+    feature = scan.FEATURES_BY_KEY[tpu.feature]
+    mosaic = Location("jax.experimental.pallas.tpu", "MosaicParams")
+    renamed = dataclasses.replace(feature, locations=(*feature.locations, mosaic))
+    monkeypatch.setitem(scan.FEATURES_BY_KEY, tpu.feature, renamed)
+    assert scan.param_fields(tmp_path) == {tpu.key: {"dimension_semantics", "vmem_limit_bytes"}}

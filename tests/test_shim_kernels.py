@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 
+import jax
 import numpy as np
 import pytest
 
@@ -16,7 +17,6 @@ import pallas_compat
 from pallas_compat import pl, pltpu
 from tests.conftest import has_feature, installed_jax
 
-jax = pytest.importorskip("jax")
 jnp = jax.numpy
 
 RNG = np.random.default_rng(0)

@@ -99,7 +99,7 @@ def test_a_member_moved_out_of_an_enum_is_named_with_its_releases() -> None:
     uses = find_uses("any.py", cst.parse_module(source))
     (use,) = [u for u in uses if u.api.endswith(".ANY")]
     assert use.api == "pltpu.MemorySpace.ANY" and use.hint.startswith("pl.ANY")
-    assert use.certain and use.works == (("0.6.2", "0.8.1"),)
+    assert use.certain and use.releases == (("0.6.2", "0.8.1"),)
     assert use.breaks_on("0.12.0.1") and not use.breaks_on("0.7.2")
 
 
@@ -122,7 +122,7 @@ def test_a_triton_params_dict_is_named_for_its_backend_on_real_code() -> None:
     uses = uses_in(real_file("fjformer", "pallas_operations/gpu/softmax/softmax.py"))
     params = first(uses, 'compiler_params={"triton": {...}}')
     assert params.hint.startswith("compiler_params=pltriton.CompilerParams(")
-    assert params.works == (("0.4.30", "0.6.0"),) and params.breaks_on("0.6.1")
+    assert params.releases == (("0.4.30", "0.6.0"),) and params.breaks_on("0.6.1")
     assert {"pl.load", "pl.store"} <= {u.api for u in uses}
 
 
@@ -198,5 +198,5 @@ def test_jax_apis_outside_pallas_that_kernels_import_are_found(
     releases of each, as for Pallas names."""
     file = real_file(*path) if isinstance(path, tuple) else path
     use = first(uses_in(file), api)
-    assert use.hint.startswith(instead) and use.works[-1][1] == last
+    assert use.hint.startswith(instead) and use.releases[-1][1] == last
     assert use.breaks_on("0.12.0.1") and not use.breaks_on(last)

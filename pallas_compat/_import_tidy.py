@@ -1,0 +1,142 @@
+"""The imports ``migrate`` reads and tidies: the names a module binds its modules to (so that
+a rewrite never adds an import the file already has, wherever it stands), and the imports a
+rewrite left unused (``pltpu.repeat`` rewritten away leaves ``pltpu`` unused), which go."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import libcst as cst
+
+
+def top_level_imports(module: cst.Module) -> list[cst.Import | cst.ImportFrom]:
+    """The module's imports outside functions and classes (inside ``if``/``try`` too)."""
+    found: list[cst.Import | cst.ImportFrom] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Import(self, node: cst.Import) -> None:
+            found.append(node)
+
+        def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+            found.append(node)
+
+    module.visit(Collect())
+    return found
+
+
+def module_bindings(module: cst.Module) -> dict[str, str]:
+    """Dotted module (or ``module.name``) -> the name the module binds it to at its top level:
+    ``import jax.numpy as jnp`` -> ``{"jax.numpy": "jnp"}``, ``import jax`` -> ``{"jax":
+    "jax"}``, ``from jax.experimental import pallas as pl`` -> ``{"jax.experimental.pallas":
+    "pl"}``."""
+    bound: dict[str, str] = {}
+    for node in top_level_imports(module):
+        if isinstance(node, cst.Import):
+            for alias in node.names:
+                dotted = cst.helpers.get_full_name_for_node(alias.name) or ""
+                if alias.asname and isinstance(alias.asname.name, cst.Name):
+                    bound.setdefault(dotted, alias.asname.name.value)
+                elif "." not in dotted:
+                    bound.setdefault(dotted, dotted)
+        elif not isinstance(node.names, cst.ImportStar) and not node.relative:
+            base = cst.helpers.get_full_name_for_node(node.module) if node.module else ""
+            for alias in node.names:
+                name = cst.helpers.get_full_name_for_node(alias.name) or ""
+                asname = alias.asname.name if alias.asname else None
+                binding = asname.value if isinstance(asname, cst.Name) else name
+                bound.setdefault(f"{base}.{name}", binding)
+    return bound
+
+
+class NameUses(cst.CSTVisitor):
+    """How often each name is read outside import statements (an attribute's own name after
+    the dot is not a use of a binding)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count: Counter[str] = Counter()
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.count[node.value] += 1
+
+
+def name_uses(module: cst.Module) -> Counter[str]:
+    uses = NameUses()
+    module.visit(uses)
+    return uses.count
+
+
+def binding(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    return (cst.helpers.get_full_name_for_node(alias.name) or "").partition(".")[0]
+
+
+class DropBindings(cst.CSTTransformer):
+    """Removes the import aliases that bind one of ``names``, and a statement left empty."""
+
+    def __init__(self, names: set[str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # a function's own imports bind names of its own
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
+
+    def kept(
+        self, aliases: tuple[cst.ImportAlias, ...] | list[cst.ImportAlias]
+    ) -> list[cst.ImportAlias]:
+        kept = [a for a in aliases if binding(a) not in self.names]
+        if kept and len(kept) < len(aliases):
+            kept[-1] = kept[-1].with_changes(comma=aliases[-1].comma)
+        return kept
+
+    def leave_Import(
+        self, original: cst.Import, updated: cst.Import
+    ) -> cst.Import | cst.RemovalSentinel:
+        kept = self.kept(updated.names)
+        return updated.with_changes(names=kept) if kept else cst.RemovalSentinel.REMOVE
+
+    def leave_ImportFrom(
+        self, original: cst.ImportFrom, updated: cst.ImportFrom
+    ) -> cst.ImportFrom | cst.RemovalSentinel:
+        if isinstance(updated.names, cst.ImportStar):
+            return updated
+        kept = self.kept(updated.names)
+        return updated.with_changes(names=kept) if kept else cst.RemovalSentinel.REMOVE
+
+
+def without_unused_imports(original: cst.Module, migrated: cst.Module) -> cst.Module:
+    """``migrated`` without the imports whose names ``original`` used and it no longer does:
+    only what the rewrite itself made unused goes (an import unused before stays)."""
+    if migrated is original:
+        return migrated
+    before, after = name_uses(original), name_uses(migrated)
+    gone = {name for name in before if after[name] == 0}
+    if not gone:
+        return migrated
+    gone &= {
+        binding(alias)
+        for node in top_level_imports(migrated)
+        if not isinstance(node.names, cst.ImportStar)
+        for alias in node.names
+    }
+    return migrated.visit(DropBindings(gone)) if gone else migrated

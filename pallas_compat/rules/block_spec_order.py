@@ -1,0 +1,46 @@
+"""PAL201 block-spec-order: ``pl.BlockSpec(index_map, block_shape)``, JAX 0.4.30's argument
+order; 0.4.31 on take the block shape first.
+
+Literals tell the order at once, names are followed to what the module binds them to
+(``_block_spec_order.py``). ``migrate`` swaps the two values (commas, line breaks and
+comments stay where they were); the shim's ``BlockSpec`` takes either order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from pallas_compat._block_spec_order import Order, block_spec_order
+from pallas_compat._facts import BLOCK_SPEC_ORDER
+from pallas_compat._syntax import is_call_to
+from pallas_compat._uses import form_use
+from pallas_compat.rules._rule import Fix, Rule
+
+RULE = Rule(
+    "PAL201",
+    "block-spec-order",
+    f"{BLOCK_SPEC_ORDER}, the argument order of the oldest releases",
+    Fix.REWRITES,
+)
+#: The call form of the table (``CallForm``) this rule finds.
+FORMS = frozenset({BLOCK_SPEC_ORDER})
+
+
+def find_call(f: Any, node: cst.Call) -> Any:
+    if is_call_to(node, f, "BlockSpec") and block_spec_order(node, lambda: f.bindings) is Order.OLD:
+        return form_use(f, node, BLOCK_SPEC_ORDER)
+    return None
+
+
+def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+    if m.form_works(BLOCK_SPEC_ORDER) or not is_call_to(original, m, "BlockSpec"):
+        return None
+    if block_spec_order(original, m.bindings) is not Order.OLD:
+        return None
+    first, second, *rest = updated.args
+    # swap the values only: commas, line breaks and comments stay where they were
+    return updated.with_changes(
+        args=[first.with_changes(value=second.value), second.with_changes(value=first.value), *rest]
+    )

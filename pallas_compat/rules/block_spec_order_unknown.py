@@ -1,0 +1,43 @@
+"""PAL202 block-spec-order-unknown: a ``pl.BlockSpec(a, b)`` whose two arguments are neither
+literals nor bound to something that tells which is the index map.
+
+Doctor cannot tell whether it breaks: it says so (``cannot tell``) rather than guess, and
+``migrate`` leaves the call alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from pallas_compat._block_spec_order import Order, block_spec_order
+from pallas_compat._facts import BLOCK_SPEC_ORDER, CALL_FORMS, call_form_releases, describe
+from pallas_compat._syntax import is_call_to
+from pallas_compat._uses import use_at
+from pallas_compat.rules._rule import Fix, Rule
+
+RULE = Rule(
+    "PAL202",
+    "block-spec-order-unknown",
+    "a pl.BlockSpec(a, b) whose argument order cannot be told from the source",
+    Fix.NONE,
+)
+API = "BlockSpec(?, ?): argument order unknown"
+
+
+def advice() -> str:
+    old = describe(call_form_releases(BLOCK_SPEC_ORDER))
+    return (
+        f"{CALL_FORMS[BLOCK_SPEC_ORDER]}; JAX {old} took index_map first: check which "
+        "argument is the index map"
+    )
+
+
+def find_call(f: Any, node: cst.Call) -> Any:
+    if (
+        is_call_to(node, f, "BlockSpec")
+        and block_spec_order(node, lambda: f.bindings) is Order.UNKNOWN
+    ):
+        return use_at(f, node, API, (), advice(), certain=False)
+    return None

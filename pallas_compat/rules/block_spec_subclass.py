@@ -1,0 +1,39 @@
+"""PAL209 block-spec-subclass-init: ``class X(pl.BlockSpec)`` with an ``__init__`` of its own
+(``def __init__(self, index_map, block_shape)``), which breaks once JAX rebuilds specs with
+``spec.replace(memory_space=...)`` (0.10.0): that calls the subclass with every field by
+keyword.
+
+``migrate`` makes the ``__init__`` take and pass on every other field (``**fields``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from pallas_compat._block_spec_subclass import mended, own_init, subclasses_block_spec
+from pallas_compat._facts import BLOCK_SPEC_SUBCLASS
+from pallas_compat._uses import form_use
+from pallas_compat.rules._rule import Fix, Rule
+
+RULE = Rule(
+    "PAL209",
+    "block-spec-subclass-init",
+    "a pl.BlockSpec subclass whose own __init__ takes only some fields",
+    Fix.REWRITES,
+)
+#: The call form of the table (``CallForm``) this rule finds.
+FORMS = frozenset({BLOCK_SPEC_SUBCLASS})
+
+
+def find_class(f: Any, node: cst.ClassDef) -> Any:
+    if own_init(node) is not None and subclasses_block_spec(node, f):
+        return form_use(f, node.name, BLOCK_SPEC_SUBCLASS)
+    return None
+
+
+def rewrite_class(m: Any, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+    if m.form_works(BLOCK_SPEC_SUBCLASS) or not subclasses_block_spec(original, m):
+        return updated
+    return mended(updated) or updated

@@ -1,0 +1,50 @@
+"""PAL303 cost-analysis-index: ``compiled.cost_analysis()[0]``, the list JAX returned up to
+0.4.38 (one dict from 0.5.0).
+
+Only the two provable forms are found and rewritten (``_cost_analysis.py``): the call indexed
+at once, and a name bound once in the same function from the call.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from pallas_compat import _cost_analysis
+from pallas_compat._facts import (
+    COST_ANALYSIS_DICT_SINCE,
+    COST_ANALYSIS_HINT,
+    COST_ANALYSIS_INDEX,
+    cost_analysis_index_releases,
+    scanned_releases,
+)
+from pallas_compat._uses import use_at
+from pallas_compat.rules._rule import Fix, Rule
+
+RULE = Rule(
+    "PAL303",
+    "cost-analysis-index",
+    f"{COST_ANALYSIS_INDEX}: one dict, not a list, from JAX {COST_ANALYSIS_DICT_SINCE}",
+    Fix.REWRITES,
+)
+
+
+def enter_function(f: Any, node: cst.FunctionDef) -> None:
+    f.state.setdefault(RULE.code, [set()]).append(_cost_analysis.bound_in(node))
+
+
+def leave_function(f: Any, node: cst.FunctionDef) -> None:
+    f.state[RULE.code].pop()
+
+
+def find_subscript(f: Any, node: cst.Subscript) -> Any:
+    bound = f.state.setdefault(RULE.code, [set()])[-1]
+    if not _cost_analysis.is_old_index(node, bound):
+        return None
+    works = cost_analysis_index_releases(scanned_releases())
+    return use_at(f, node, COST_ANALYSIS_INDEX, works, COST_ANALYSIS_HINT)
+
+
+def after(module: cst.Module, target: str) -> cst.Module:
+    return _cost_analysis.migrate_cost_analysis(module, target)

@@ -1,0 +1,157 @@
+"""PAL204 dict-compiler-params: ``compiler_params={"mosaic": {...}}`` (or ``{"triton": ...}``),
+the only form of JAX 0.4.30 and 0.4.31, refused from 0.6.1; the params dataclasses replace it.
+
+``migrate`` writes the backend's params class for a literal dict whose every key the target
+takes (``cost_estimate`` moves to ``pallas_call``, a key no release knew that the dict era
+ignored is dropped with a note) and ``Params(**fields)`` for fields held in a variable; the
+shim converts dicts at run time. Doctor also names keys no release's params know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import libcst as cst
+
+from pallas_compat._facts import (
+    BACKENDS_BY_KEY,
+    DICT_PARAMS,
+    PARAM_FIELDS,
+    backend_of,
+    dict_params_form,
+    pallas_call_keyword_releases,
+    param_field_releases,
+    works_in,
+)
+from pallas_compat._rewrite import attr, keyword_arg
+from pallas_compat._syntax import PALLAS_CALL, called, dict_entries, dict_params, keyword
+from pallas_compat._uses import Use, form_use
+from pallas_compat.rules._rule import Fix, Rule
+
+RULE = Rule(
+    "PAL204",
+    "dict-compiler-params",
+    f"compiler_params as a dict ({DICT_PARAMS}), which later releases refuse",
+    Fix.PARTLY,
+)
+#: The call form of the table (``CallForm``) this rule finds.
+FORMS = frozenset({DICT_PARAMS})
+KEYWORDS = frozenset({(PALLAS_CALL, "compiler_params")})
+Entries = list[tuple[str, cst.BaseExpression]]
+
+
+def unknown_keys(entries: Entries) -> str:
+    """``{"triton": {"num_wraps": 4}}``: the keys no release's params know, named (the
+    dict-era Triton lowering ignored them, so the typo never failed), or ``""``."""
+    if len(entries) != 1 or (backend := backend_of(entries[0][0])) is None:
+        return ""
+    fields = dict_entries(entries[0][1]) or []
+    unknown = [name for name, _ in fields if name not in PARAM_FIELDS.get(backend.key, {})]
+    if not unknown:
+        return ""
+    names = ", ".join(f"{name}=" for name in unknown)
+    if backend.dict_ignored_unknown_keys:
+        return (
+            f"{names} is no {backend.key} param of any release (the dict era ignored it; "
+            "migrate drops it)"
+        )
+    return f"{names} is no {backend.key} param of any release: fix the spelling or remove it"
+
+
+def find_call(f: Any, node: cst.Call) -> Iterator[Use]:
+    target = called(node, f, lambda: f.bindings)
+    params = keyword(node, "compiler_params")
+    if target is None or target[0] != PALLAS_CALL or params is None:
+        return
+    entries = dict_entries(params.value)
+    if entries is None:
+        return
+    use = form_use(f, params, DICT_PARAMS)
+    label, hint = dict_params_form(entries[0][0] if len(entries) == 1 else "")
+    if unknown := unknown_keys(entries):
+        hint += f"; {unknown}"
+    yield Use(use.path, use.line, use.column, label, use.releases, hint)
+
+
+def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+    target = called(original, m, m.bindings)
+    current = keyword(original, "compiler_params")
+    if target is None or target[0] != PALLAS_CALL or current is None:
+        return None
+    if dict_entries(current.value) is None or m.form_works(DICT_PARAMS):
+        return None
+    params = dict_params(original)
+    made = params_call(m, params, has_cost=keyword(original, "cost_estimate") is not None)
+    if made is None:
+        made = params_at_run_time(m, current.value)
+    if made is None:
+        m.mark(
+            f"dict compiler_params are not taken by JAX {m.target}: "
+            f"{dict_params_form(params[0] if params else '')[1]}"
+        )
+        return None
+    call, cost = made
+    args = list(updated.args)
+    index = next(
+        i for i, a in enumerate(args) if a.keyword and a.keyword.value == "compiler_params"
+    )
+    args[index] = args[index].with_changes(value=call)
+    if cost is not None:
+        args.insert(
+            index + 1, keyword_arg("cost_estimate", cost).with_changes(comma=args[index].comma)
+        )
+    return updated.with_changes(args=args)
+
+
+def params_call(
+    m: Any, params: tuple[str, Entries] | None, *, has_cost: bool
+) -> tuple[cst.Call, cst.BaseExpression | None] | None:
+    """``pltpu.CompilerParams(...)`` for a literal dict whose every key the target takes
+    (``cost_estimate`` moves to ``pallas_call``), else None."""
+    if params is None:
+        return None
+    backend, entries = params
+    new = m.replacement_params(backend)
+    if new is None:
+        return None
+    fields, cost = [], None
+    for name, value in entries:
+        if (
+            name == "cost_estimate"
+            and not has_cost
+            and works_in(pallas_call_keyword_releases("cost_estimate"), m.target)
+        ):
+            cost = value
+        elif works_in(param_field_releases(backend, name), m.target):
+            fields.append(keyword_arg(name, value))
+        elif (
+            name not in PARAM_FIELDS[backend] and BACKENDS_BY_KEY[backend].dict_ignored_unknown_keys
+        ):
+            m.mark(  # num_wraps: what the dict-era lowering ignored is dropped
+                f"dropped {name}=, which no JAX release's {backend} params know (the "
+                "dict-era lowering ignored it)"
+            )
+        else:
+            return None
+    func = attr(f"{m.alias_for(new.module)}.{new.attr}")
+    return cst.Call(func, fields), cost
+
+
+def params_at_run_time(
+    m: Any, value: cst.BaseExpression
+) -> tuple[cst.Call, cst.BaseExpression | None] | None:
+    """``{"mosaic": params}`` / ``dict(mosaic=params)`` whose fields are a variable:
+    ``pltpu.CompilerParams(**params)``, which converts when it runs."""
+    outer = dict_entries(value)
+    if not outer or len(outer) != 1:
+        return None
+    backend, inner = outer[0]
+    found = backend_of(backend)
+    if found is None or dict_entries(inner) is not None:
+        return None
+    new = m.replacement_params(found.key)
+    if new is None:
+        return None
+    func = attr(f"{m.alias_for(new.module)}.{new.attr}")
+    return cst.Call(func, [cst.Arg(inner, star="**")]), None

@@ -1,0 +1,40 @@
+"""PAL106 for-loop: ``for_loop`` over refs (``jax._src.lax.control_flow.for_loop``), the
+in-kernel loop of the JAX 0.4 era, gone in 0.7.2.
+
+``migrate`` removes the import and writes a local ``for_loop`` of the same signature into the
+module (``_for_loop.py`` says why no call-site rewrite can be right); the shim serves it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from pallas_compat._facts import FOR_LOOP, Feature
+from pallas_compat._for_loop import migrate_for_loop
+from pallas_compat._uses import name_use
+from pallas_compat.rules._rule import Fix, Rule
+
+RULE = Rule(
+    "PAL106",
+    "for-loop",
+    f"for_loop over refs ({FOR_LOOP}), which JAX removed",
+    Fix.REWRITES,
+)
+FEATURES = frozenset({"for_loop", "for_loop_module"})
+
+
+def claims_feature(feature: Feature) -> bool:
+    return feature.key in FEATURES
+
+
+def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
+    drift = f.table.drifted_names.get(qname)
+    if drift is None or drift.feature is None or not claims_feature(drift.feature):
+        return None
+    return name_use(f, node, qname)
+
+
+def before(module: cst.Module, target: str) -> cst.Module:
+    return migrate_for_loop(module, target)

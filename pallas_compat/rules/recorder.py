@@ -1,0 +1,53 @@
+"""PAL210 two-argument-recorder: ``pltpu.InterpretParams(grid_point_recorder=f)`` with
+``f(grid_point, core_id)``; from JAX 0.10.1 the simulator calls ``f(token, grid_point,
+core_id)`` and wants the token back.
+
+``migrate`` rewrites a recorder the module defines (``_recorder.py``); the shim adapts either
+way at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import libcst as cst
+
+from pallas_compat._facts import RECORDER_TWO_ARGS
+from pallas_compat._recorder import recorder_arguments, two_argument_recorder, with_token
+from pallas_compat._uses import Use, form_use
+from pallas_compat.rules._rule import Fix, Rule
+
+RULE = Rule(
+    "PAL210",
+    "two-argument-recorder",
+    "a grid_point_recorder of two arguments (newer simulators pass a token first)",
+    Fix.REWRITES,
+)
+#: The call form of the table (``CallForm``) this rule finds.
+FORMS = frozenset({RECORDER_TWO_ARGS})
+
+
+def find_module(f: Any, node: cst.Module) -> Iterator[Use]:
+    for arg in recorder_arguments(node, f):
+        if two_argument_recorder(arg.value, f.bindings) is not None:
+            yield form_use(f, arg, RECORDER_TWO_ARGS)
+
+
+def prepare(m: Any, node: cst.Module) -> None:
+    """Remember the module's two-argument recorders, to rewrite as their ``def``s are left."""
+    found: set[cst.FunctionDef] = set()
+    if not m.form_works(RECORDER_TWO_ARGS):
+        for arg in recorder_arguments(node, m):
+            recorder = two_argument_recorder(arg.value, m.bindings())
+            if recorder is not None:
+                found.add(recorder)
+    m.state[RULE.code] = found
+
+
+def rewrite_function(
+    m: Any, original: cst.FunctionDef, updated: cst.FunctionDef
+) -> cst.FunctionDef:
+    if original not in m.state.get(RULE.code, ()):
+        return updated
+    return with_token(updated) or updated

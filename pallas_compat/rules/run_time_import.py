@@ -1,0 +1,30 @@
+"""PAL105 run-time-import: a Pallas module imported by name at run time
+(``importlib.import_module("jax.experimental.pallas")``), whose uses no reading of the source
+can follow: doctor says so per file rather than stay silent."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import libcst as cst
+
+from pallas_compat._uses import Use
+from pallas_compat.rules._rule import Fix, Rule
+
+RULE = Rule(
+    "PAL105",
+    "run-time-import",
+    "a Pallas module imported by name at run time: its uses cannot be checked",
+    Fix.NONE,
+)
+API = "importlib.import_module({!r})"
+HINT = (
+    "doctor and migrate cannot follow a module imported by name at run time: import it by "
+    "name (from jax.experimental import pallas as pl) so that its uses are checked"
+)
+
+
+def find_module(f: Any, node: cst.Module) -> Iterator[Use]:
+    for line, column, module in f.expansions.opaque:
+        yield Use(f.path, line, column, API.format(module), (), HINT, False)
