@@ -16,29 +16,31 @@ STYLE = (
 )
 
 
+#: A use's state (doctor's words) -> the tone of its verdict cell.
+TONES = {"breaks": "bad", "works": "good"}
+
+
 def page(report: dict[str, Any], report_url: str) -> str:
     """``report`` is doctor's JSON record; ``report_url`` the API-diff page to link into."""
-    target = report["target"]
     summary = report["summary"]
     rows = []
     for use in report["uses"]:
-        breaks = use["breaks_on_target"]
-        tone, verdict = {
-            True: ("bad", "breaks"),
-            False: ("good", "works"),
-            None: ("info", "cannot tell from the source whether it breaks"),
-        }[breaks]
+        tone = TONES.get(use["state"], "info")
         link = f"{report_url}#{anchor_for(use['api'])}"
         rows.append(
             "<tr>"
             f"<td>{html.escape(use['path'])}:{use['line']}:{use['column']}</td>"
+            f"<td>{html.escape(use['code'])} {html.escape(use['rule'])}</td>"
             f'<td><a href="{html.escape(link)}">{html.escape(use["api"])}</a></td>'
             f"<td>{html.escape(use['works_in'])}</td>"
-            f'<td class="{tone}">{verdict} on {html.escape(target)}</td>'
+            f'<td class="{tone}">{html.escape(use["verdict"])}</td>'
             f"<td>{html.escape(use['write_instead'])}</td>"
             "</tr>"
         )
-    title = f"pallas-compat doctor: {summary['breaking']} of {summary['uses']} uses break on JAX {target}"
+    title = (
+        f"pallas-compat doctor: {summary['breaking']} of {summary['uses']} uses break on "
+        f"{report['checked']}"
+    )
     untouched = "".join(f"<li>{html.escape(p)}</li>" for p in report["left_untouched"])
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
@@ -46,7 +48,7 @@ def page(report: dict[str, Any], report_url: str) -> str:
         f"<h1>{html.escape(title)}</h1>"
         f"<p>{summary['files']} files read. Each API links to its row in "
         f'<a href="{html.escape(report_url)}">the API-diff report</a>.</p>'
-        "<table><tr><th>where</th><th>API</th><th>works in JAX</th><th>verdict</th>"
+        "<table><tr><th>where</th><th>rule</th><th>API</th><th>works in JAX</th><th>verdict</th>"
         f"<th>write instead</th></tr>{''.join(rows)}</table>"
         + (f"<h2>Could not be read</h2><ul>{untouched}</ul>" if untouched else "")
         + "</body></html>\n"

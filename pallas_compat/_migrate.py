@@ -29,7 +29,7 @@ from pallas_compat._facts import (
     works_in,
 )
 from pallas_compat._import_tidy import module_bindings, without_unused_imports
-from pallas_compat._noqa import Silenced, silenced
+from pallas_compat._noqa import Silenced, silenced, silenced_in
 from pallas_compat._registry import registry
 from pallas_compat._rewrite import MARKER, noted, one_per_line, with_header_notes
 from pallas_compat._uses import Drift
@@ -69,6 +69,15 @@ class MigratorBase(cst.CSTTransformer):
         self.state: dict[str, Any] = {}
         #: The table's derived views (drifted names, moved members) the rules look up.
         self.table = registry()
+        #: Each hook's selected rules, looked up once per file (the visit of every node asks).
+        self.selected_hooks = {
+            hook: [
+                (rule, module)
+                for rule, module in rules.hooks(hook)
+                if selected is None or rule.code in selected
+            ]
+            for hook in rules.REWRITING_HOOKS
+        }
 
     # -- what the rules ask
 
@@ -135,15 +144,15 @@ class MigratorBase(cst.CSTTransformer):
     # -- dispatch
 
     def hooks(self, hook: str, node: cst.CSTNode | None = None) -> list[Any]:
-        """The selected rules' ``hook``s, less those a ``# noqa`` silences on ``node``'s line."""
-        line = None
-        if node is not None and self.noqa:
-            line = self.get_metadata(PositionProvider, node).start.line
+        """The selected rules' ``hook``s, less those a ``# noqa:`` silences on a line ``node``
+        spans."""
+        chosen = self.selected_hooks[hook]
+        if node is None or not self.noqa:
+            return [module for _, module in chosen]
+        span = self.get_metadata(PositionProvider, node)
+        first, last = span.start.line, span.end.line
         return [
-            module
-            for rule, module in rules.hooks(hook)
-            if (self.selected is None or rule.code in self.selected)
-            and (line is None or not silenced(self.noqa, line, rule.code))
+            module for rule, module in chosen if not silenced_in(self.noqa, first, last, rule.code)
         ]
 
     def chain(self, hook: str, original: Any, updated: Any) -> Any:

@@ -16,9 +16,9 @@ from pallas_compat._settings import Settings, UsageError, settings
 from pallas_compat._tree import Source
 
 
-def rewritten(source: Source, chosen: Settings) -> bytes | None:
-    """The file's new bytes (its old ones where nothing changes); None, after one line on
-    stderr, where it cannot be read or parsed or the rewrite would not parse."""
+def rewritten(source: Source, chosen: Settings) -> tuple[bytes, bytes] | None:
+    """The file's bytes and its new ones (the same where nothing changes); None, after one
+    line on stderr, where it cannot be read or parsed or the rewrite would not parse."""
     from pallas_compat._migrate import migrate_module
     from pallas_compat._source import gc_paused
 
@@ -28,7 +28,7 @@ def rewritten(source: Source, chosen: Settings) -> bytes | None:
             return None
         before, module = parsed
         if module is None:
-            return before
+            return before, before
         try:
             migrated = migrate_module(module, chosen.target, chosen.selected, noqa_lines(before))
         except Exception as exc:  # a bug of ours must not hide the other files
@@ -44,7 +44,7 @@ def rewritten(source: Source, chosen: Settings) -> bytes | None:
                 file=sys.stderr,
             )
             return None
-    return after
+    return before, after
 
 
 def diff(source: Source, before: bytes, after: bytes) -> None:
@@ -68,11 +68,11 @@ def migrate(args: argparse.Namespace) -> int:
     status, changed, unwritable = 0, 0, 0
     files, _ = python_sources(args.paths)
     for source in files:
-        after = rewritten(source, chosen)
-        if after is None:
+        done = rewritten(source, chosen)
+        if done is None:
             status = 1
             continue
-        before = source.real.read_bytes()
+        before, after = done
         if after == before:
             continue
         if args.check:

@@ -31,8 +31,15 @@ class Namespace(types.ModuleType):
             self.__dict__[name] = value
             return value
         native = self.__dict__["__wrapped__"]
-        if native is None or name.startswith("__"):
+        if name.startswith("__"):
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        if native is None:  # the contract: a name the installed JAX lacks is MissingFeatureError
+            from pallas_compat._errors import MissingFeatureError, installed_jax
+
+            raise MissingFeatureError(
+                f"{self.__name__}.{name}: the JAX module this namespace wraps does not import "
+                f"on the installed JAX {installed_jax()}, and pallas-compat does not serve {name}"
+            )
         try:
             return getattr(native, name)
         except AttributeError:

@@ -62,6 +62,8 @@ class UseFinder(cst.CSTVisitor):
         self.state: dict[str, Any] = {}
         #: The table's derived views (drifted names, moved members) the rules look up.
         self.table = registry()
+        #: Each hook's rules, looked up once per file (the visit of every node asks).
+        self.hooks = {hook: rules.hooks(hook) for hook in rules.FINDING_HOOKS}
 
     @functools.cached_property
     def bindings(self) -> Bindings:
@@ -76,7 +78,7 @@ class UseFinder(cst.CSTVisitor):
                 self.uses.append(dataclasses.replace(use, code=rule.code))
 
     def ask(self, hook: str, *args: Any) -> None:
-        for rule, module in rules.hooks(hook):
+        for rule, module in self.hooks[hook]:
             self.add(rule, getattr(module, hook)(self, *args))
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -88,7 +90,7 @@ class UseFinder(cst.CSTVisitor):
     def name(self, node: cst.CSTNode, qname: str) -> bool | None:
         """Report ``qname`` at ``node`` by the first rule that claims it; whether to look
         inside the node (None: no rule did)."""
-        for rule, module in rules.hooks("find_name"):
+        for rule, module in self.hooks["find_name"]:
             use = module.find_name(self, node, qname)
             if use is not None:
                 self.add(rule, use)
@@ -142,11 +144,11 @@ class UseFinder(cst.CSTVisitor):
         self.ask("find_class", node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        for _, module in rules.hooks("enter_function"):
+        for _, module in self.hooks["enter_function"]:
             module.enter_function(self, node)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        for _, module in rules.hooks("leave_function"):
+        for _, module in self.hooks["leave_function"]:
             module.leave_function(self, original_node)
 
     def visit_Subscript(self, node: cst.Subscript) -> None:

@@ -73,10 +73,14 @@ def test_select_and_ignore(capsys, kernel: Path) -> None:
 
 def test_noqa_silences_a_line(capsys, kernel: Path) -> None:
     kernel.write_text(
-        KERNEL.replace("(0,))\n", "(0,))  # noqa: PAL301\n").replace("128))\n", "128))  # noqa\n")
+        KERNEL.replace("(0,))\n", "(0,))  # noqa: PAL301\n").replace(
+            "128))\n", "128))  # noqa: PAL2\n"
+        )
     )
     status, out, _ = run(capsys, "doctor", str(kernel), "--target", "0.12.0.1")
     assert codes(out) == ["PAL101"] and "2 silenced by # noqa" in out and status == 1
+    kernel.write_text(KERNEL.replace("(0,))\n", "(0,))  # noqa\n"))  # bare: another linter's
+    assert "PAL301" in codes(run(capsys, "doctor", str(kernel), "--target", "0.12.0.1")[1])
     kernel.write_text(KERNEL.replace("(0,))\n", "(0,))  # noqa: PAL201\n"))  # another rule
     assert "PAL301" in codes(run(capsys, "doctor", str(kernel), "--target", "0.12.0.1")[1])
 

@@ -64,3 +64,28 @@ def test_a_support_window_in_pyproject_needs_a_target(
     assert main(["migrate", str(old)]) == 2
     assert "pass --target" in capsys.readouterr().err
     assert main(["migrate", str(old), "--target", "0.12.0.1", "--check"]) == 1
+
+
+CALL = """\
+from jax.experimental import pallas as pl
+
+f = pl.pallas_call(  # noqa{codes}
+    kernel,
+    compiler_params={{"mosaic": {{"dimension_semantics": ("parallel",)}}}},
+    out_shape=shape,
+)
+"""
+
+
+@pytest.mark.parametrize(
+    ("codes", "rewritten"), [("", True), (": E501", True), (": PAL204", False)]
+)
+def test_a_noqa_on_any_line_of_a_call_is_read_and_a_bare_one_is_not_ours(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, codes: str, rewritten: bool
+) -> None:
+    """easydel writes ``pl.pallas_call(  # noqa`` for flake8: that must not keep its dict
+    params from being rewritten; ``# noqa: PAL204`` on the call's first line does."""
+    path = tmp_path / "k.py"
+    path.write_text(CALL.format(codes=codes))
+    assert main(["migrate", str(path), "--target", "0.12.0.1", "--write"]) == 0
+    assert ("pltpu.CompilerParams(dimension_semantics=" in path.read_text()) is rewritten

@@ -11,32 +11,18 @@ import pytest
 
 import pallas_compat.rules as rules_package
 from pallas_compat._cli import main
-from pallas_compat.rules import MODULES, RULES, RULES_BY_CODE, Fix, keyword_owner, lookup
-
-HOOKS = frozenset(
-    {
-        "find_module",
-        "find_import",
-        "find_name",
-        "find_class",
-        "find_subscript",
-        "find_call",
-        "enter_function",
-        "leave_function",
-        "prepare",
-        "before",
-        "after",
-        "rewrite_import",
-        "rewrite_import_from",
-        "rewrite_attribute",
-        "rewrite_call",
-        "rewrite_expr",
-        "rewrite_assign",
-        "rewrite_class",
-        "rewrite_function",
-        "claims_feature",
-    }
+from pallas_compat.rules import (
+    FINDING_HOOKS,
+    MODULES,
+    REWRITING_HOOKS,
+    RULES,
+    RULES_BY_CODE,
+    Fix,
+    keyword_owner,
+    lookup,
 )
+
+HOOKS = frozenset({*FINDING_HOOKS, *REWRITING_HOOKS, "claims_feature"})
 
 
 def test_every_rule_module_is_dispatched() -> None:
@@ -98,3 +84,12 @@ def test_every_call_form_of_the_table_has_its_rule() -> None:
     from pallas_compat.rules import rule_for_form
 
     assert all(rule_for_form(form) is not None for form in CallForm)
+
+
+def test_every_hook_a_rule_defines_is_one_the_dispatchers_call() -> None:
+    """A misspelt hook (``rewrite_calls``) would never run: every public function of a rule
+    module is a hook, a helper the module uses, or its predicate."""
+    for module in MODULES:
+        for name, value in vars(module).items():
+            if name.startswith(("find_", "rewrite_")) and callable(value):
+                assert name in HOOKS, f"{module.__name__}.{name} is no hook"

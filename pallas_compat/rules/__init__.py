@@ -69,11 +69,37 @@ MODULES: tuple[ModuleType, ...] = (
     cost_analysis,
 )
 RULES: tuple[Rule, ...] = tuple(sorted((m.RULE for m in MODULES), key=lambda r: r.code))
+#: The hooks the dispatchers call (the list in this module's docstring).
+FINDING_HOOKS = (
+    "find_module",
+    "find_import",
+    "find_name",
+    "find_class",
+    "find_subscript",
+    "find_call",
+    "enter_function",
+    "leave_function",
+)
+REWRITING_HOOKS = (
+    "prepare",
+    "before",
+    "after",
+    "rewrite_import",
+    "rewrite_import_from",
+    "rewrite_attribute",
+    "rewrite_call",
+    "rewrite_expr",
+    "rewrite_assign",
+    "rewrite_class",
+    "rewrite_function",
+)
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}
 RULES_BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}
 
 __all__ = [
+    "FINDING_HOOKS",
     "MODULES",
+    "REWRITING_HOOKS",
     "RULES",
     "RULES_BY_CODE",
     "RULES_BY_NAME",
