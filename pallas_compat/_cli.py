@@ -57,14 +57,22 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("doctor", help="list uses of drifted Pallas APIs")
     check.add_argument("paths", nargs="+", help="files or folders")
     against = check.add_mutually_exclusive_group()
-    against.add_argument("--target", help="JAX release to check against (default: the installed)")
+    against.add_argument(
+        "--target",
+        help="JAX release to check against (default: pyproject's [tool.pallas-compat], else "
+        "the installed JAX)",
+    )
     against.add_argument(
         "--support",
         metavar="OLDEST:NEWEST",
         help="check every release of a support window (0.6.2:0.12.0.1)",
     )
     check.add_argument(
-        "--format", choices=("text", "json", "html", "github", "sarif"), default="text"
+        "--format",
+        choices=("text", "json", "html", "github", "sarif"),
+        default="text",
+        help="text (default), json, html (linked to the report), github (workflow "
+        "annotations) or sarif (code scanning)",
     )
     check.add_argument(
         "--report",
@@ -75,7 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(run=run_doctor)
     fix = commands.add_parser("migrate", help="rewrite drifted Pallas code for a JAX release")
     fix.add_argument("paths", nargs="+", help="files or folders")
-    fix.add_argument("--target", help="JAX release to migrate to (default: the installed)")
+    fix.add_argument(
+        "--target",
+        help="JAX release to migrate to (default: pyproject's [tool.pallas-compat], else the "
+        "installed JAX)",
+    )
     mode = fix.add_mutually_exclusive_group()
     mode.add_argument("--diff", action="store_true", help="print a unified diff (the default)")
     mode.add_argument("--write", action="store_true", help="rewrite the files in place")

@@ -117,6 +117,7 @@ class CostAnalysisIndex(cst.CSTTransformer):
     def __init__(self) -> None:
         super().__init__()
         self.scopes: list[set[str]] = [set()]
+        self.changed = False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.scopes.append(bound_in(node))
@@ -130,11 +131,17 @@ class CostAnalysisIndex(cst.CSTTransformer):
     def leave_Subscript(
         self, original_node: cst.Subscript, updated_node: cst.Subscript
     ) -> cst.BaseExpression:
-        return updated_node.value if is_old_index(updated_node, self.scopes[-1]) else updated_node
+        if not is_old_index(updated_node, self.scopes[-1]):
+            return updated_node
+        self.changed = True
+        return updated_node.value
 
 
 def migrate_cost_analysis(module: cst.Module, target: str) -> cst.Module:
-    """``module`` with the old indexing removed, where ``target`` returns one dict."""
-    if Version(target) < Version(COST_ANALYSIS_DICT_SINCE):
+    """``module`` with the old indexing removed, where ``target`` returns one dict (the same
+    object where nothing was indexed the old way)."""
+    if Version(target) < Version(COST_ANALYSIS_DICT_SINCE) or "cost_analysis" not in module.code:
         return module
-    return module.visit(CostAnalysisIndex())
+    rewrite = CostAnalysisIndex()
+    rewritten = module.visit(rewrite)
+    return rewritten if rewrite.changed else module

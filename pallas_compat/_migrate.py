@@ -67,6 +67,8 @@ class MigratorBase(cst.CSTTransformer):
         self.expansions: Expansions | None = None
         #: What a rule keeps while the walk goes on, under its code.
         self.state: dict[str, Any] = {}
+        #: Whether a rule rewrote or noted anything (else the file stays as it was, untouched).
+        self.changed = False
         #: The table's derived views (drifted names, moved members) the rules look up.
         self.table = registry()
         #: Each hook's selected rules, looked up once per file (the visit of every node asks).
@@ -132,6 +134,7 @@ class MigratorBase(cst.CSTTransformer):
     def mark(self, text: str) -> None:
         if self.markers:
             self.markers[-1].append(text)
+            self.changed = True
 
     def unmark(self, prefix: str) -> None:
         """Take back a note for an API this statement no longer uses."""
@@ -158,7 +161,9 @@ class MigratorBase(cst.CSTTransformer):
     def chain(self, hook: str, original: Any, updated: Any) -> Any:
         """Each rule's ``hook`` in turn, each given the one before's result."""
         for module in self.hooks(hook, original):
-            updated = getattr(module, hook)(self, original, updated)
+            new = getattr(module, hook)(self, original, updated)
+            self.changed |= new is not updated
+            updated = new
         return updated
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -176,6 +181,7 @@ class MigratorBase(cst.CSTTransformer):
         for module in self.hooks("rewrite_attribute", original):
             new = module.rewrite_attribute(self, original, updated)
             if new is not None:
+                self.changed |= new is not updated
                 return new
         return updated
 
@@ -184,6 +190,7 @@ class MigratorBase(cst.CSTTransformer):
             new = module.rewrite_call(self, original, updated)
             if new is None:
                 continue
+            self.changed |= new is not updated
             if getattr(module, "FINAL", False):
                 return new
             updated = new
@@ -282,9 +289,10 @@ def migrate_module(
         module = rule.before(module, target)
     context = CodemodContext()
     wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)  # fresh from the parser
-    kind = NoqaMigrator if noqa else Migrator
-    migrated = wrapper.visit(kind(context, target, module, selected, noqa))
-    migrated = migrated.visit(AddImportsVisitor(context))
+    migrator = (NoqaMigrator if noqa else Migrator)(context, target, module, selected, noqa)
+    migrated = wrapper.visit(migrator)
+    # nothing rewritten or noted: the tree as it came (no imports to add, nothing to tidy)
+    migrated = migrated.visit(AddImportsVisitor(context)) if migrator.changed else module
     for rule in whole_module("after", selected, noqa):
         migrated = rule.after(migrated, target)
-    return without_unused_imports(original, migrated)
+    return migrated if migrated is original else without_unused_imports(original, migrated)
