@@ -195,3 +195,14 @@ def name_use(finder: Any, node: cst.CSTNode, qname: str) -> Use:
     return use_at(
         finder, node, loc.spelling, drift.spans, drift.hint, warns=tuple(map(tuple, warns))
     )
+
+
+def feature_name_use(
+    finder: Any, node: cst.CSTNode, qname: str, keys: frozenset[str]
+) -> Use | None:
+    """``name_use`` where ``qname`` is a name of one of the table features ``keys`` (the rules
+    that own a few features' names: masked accesses, ``pltpu.repeat``, ``for_loop``)."""
+    drift = finder.table.drifted_names.get(qname)
+    if drift is None or drift.feature is None or drift.feature.key not in keys:
+        return None
+    return name_use(finder, node, qname)

@@ -13,7 +13,7 @@ import libcst as cst
 
 from pallas_compat._facts import FOR_LOOP, Feature
 from pallas_compat._for_loop import migrate_for_loop
-from pallas_compat._uses import name_use
+from pallas_compat._uses import feature_name_use
 from pallas_compat.rules._rule import Fix, Rule
 
 RULE = Rule(
@@ -30,10 +30,7 @@ def claims_feature(feature: Feature) -> bool:
 
 
 def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
-    drift = f.table.drifted_names.get(qname)
-    if drift is None or drift.feature is None or not claims_feature(drift.feature):
-        return None
-    return name_use(f, node, qname)
+    return feature_name_use(f, node, qname, FEATURES)
 
 
 def before(module: cst.Module, target: str) -> cst.Module:

@@ -19,7 +19,7 @@ from pallas_compat._facts import PL, TRITON, Feature, Location
 from pallas_compat._load_store import PARAMETERS, canonical
 from pallas_compat._rewrite import attr, standalone, subscript
 from pallas_compat._syntax import is_call_to, keyword, qualified
-from pallas_compat._uses import name_use
+from pallas_compat._uses import feature_name_use
 from pallas_compat.rules._rule import Fix, Rule
 
 RULE = Rule(
@@ -47,10 +47,7 @@ def claims_feature(feature: Feature) -> bool:
 
 
 def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
-    drift = f.table.drifted_names.get(qname)
-    if drift is None or drift.feature is None or not claims_feature(drift.feature):
-        return None
-    return name_use(f, node, qname)
+    return feature_name_use(f, node, qname, FEATURES)
 
 
 def note(m: Any, access: str) -> None:

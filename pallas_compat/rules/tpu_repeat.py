@@ -15,7 +15,7 @@ from pallas_compat._block_spec_order import positional
 from pallas_compat._facts import TPU, Feature, Location
 from pallas_compat._rewrite import ATOMS
 from pallas_compat._syntax import keyword, qualified
-from pallas_compat._uses import name_use
+from pallas_compat._uses import feature_name_use
 from pallas_compat.rules._rule import Fix, Rule
 
 RULE = Rule(
@@ -34,10 +34,7 @@ def claims_feature(feature: Feature) -> bool:
 
 
 def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
-    drift = f.table.drifted_names.get(qname)
-    if drift is None or drift.feature is None or not claims_feature(drift.feature):
-        return None
-    return name_use(f, node, qname)
+    return feature_name_use(f, node, qname, FEATURES)
 
 
 def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
