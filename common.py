@@ -40,10 +40,12 @@ __all__ = [
     "ProbeStatus",
     "UsageError",
     "Word",
+    "cache_lock",
     "clip",
     "load_matrix",
     "normalize",
     "one_line_error",
+    "python_minor",
     "quiet_callback_logs",
     "reset_simulator",
     "run_cli",
@@ -53,6 +55,7 @@ __all__ = [
     "write_all",
     "write_atomic",
     "write_or_keep",
+    "write_side_file",
 ]
 
 SNAPSHOT_SCHEMA = "pallas-compat/snapshot/1"
@@ -289,3 +292,44 @@ def load_matrix(path: Path) -> Matrix:
             "refresh with `nox -s refresh_matrix`"
         )
     return Matrix(path, default, every)
+
+
+def python_minor() -> str:
+    """``3.12``: what a result depends on. The patch release differs from machine to machine
+    and changes nothing a result records, so it stays out of the committed files."""
+    return ".".join(map(str, sys.version_info[:2]))
+
+
+def write_side_file(
+    path: Path, prog: str, seconds: dict[str, float], measured: dict[str, float]
+) -> bool:
+    """The timings and measured error magnitudes of one run, beside (never inside) its
+    committed result: they move with the CPU, XLA's thread count and the machine's load."""
+    import datetime
+
+    created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    text = json.dumps(
+        {"created": created, "seconds": seconds, "max_abs_error": measured},
+        indent=1,
+        sort_keys=True,
+        allow_nan=True,
+    )
+    return write_or_keep(path, text + "\n", prog)
+
+
+@contextlib.contextmanager
+def cache_lock(cache: Path) -> Iterator[None]:
+    """One fetcher at a time per cache: ``nox -j`` runs sessions that fetch the same wheels
+    at once, and two unpackings of one release must not race for its folder."""
+    cache.mkdir(parents=True, exist_ok=True)
+    try:
+        import fcntl
+    except ImportError:  # Windows: no advisory locks; run the fetchers one at a time there
+        yield
+        return
+    with open(cache / ".lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -5,7 +5,13 @@ over the default matrix of ``jax-matrix.json``: the oldest release plus the newe
 every minor series (the corpora also on the releases their kernels come from).
 ``PALLAS_COMPAT_MATRIX=every nox`` runs every release instead; ``nox -s refresh_matrix``
 rewrites the file from the registry. ``nox -s tests`` is the test suite (oldest, one mid
-release, newest). Probe and kernel sessions may run in parallel: ``nox -j 2``.
+release, newest).
+
+A session whose inputs (its JAX, Python minor, requirements, the source its commands import,
+what it fetches, the results it reads) are those recorded beside its committed result in
+``reports/inputs/`` is skipped as up to date (``scripts/session_inputs.py``);
+``nox -- --force`` or ``PALLAS_COMPAT_FORCE=1 nox`` recomputes. Sessions run two at a time
+(``nox -j 1`` for one).
 """
 
 from __future__ import annotations
@@ -19,16 +25,23 @@ from pathlib import Path
 import nox
 from packaging.version import Version
 
-ROOT = Path(__file__).parent
+ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
-from common import MatrixError, load_matrix  # noqa: E402
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from session_inputs import FORCE_ARG, Session, forced, stamp_text, why_stale  # noqa: E402
+
+from common import MatrixError, load_matrix, write_atomic  # noqa: E402
 from kernels.thirdparty._libraries import LIBRARIES  # noqa: E402
 
 nox.needs_version = ">=2026.10.20"
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
 nox.options.sessions = ["probe", "kernels", "corpus", "thirdparty", "report"]
+#: Two at a time: the sessions are single-threaded Python around XLA, and a third adds
+#: memory, not speed, on the 2-core machines CI gives (``nox -j N`` to choose).
+nox.options.parallel = 2
 
 try:
     MATRIX = load_matrix(ROOT / "jax-matrix.json")
@@ -53,6 +66,79 @@ CORPUS_FROM = ("0.4.30", "0.4.35", "0.6.2", "0.9.2", NEWEST)
 #: their kernel files import besides JAX (installed with the release's JAX, in one resolve).
 LIBRARIES_FROM = tuple(sorted({lib.written_for for lib in LIBRARIES}, key=Version))
 LIBRARY_NEEDS = sorted({need for lib in LIBRARIES for need in lib.needs})
+
+
+CORPUS_RELEASES = tuple(sorted({*RELEASES, *CORPUS_FROM}, key=Version))
+THIRDPARTY_RELEASES = tuple(
+    sorted(
+        {*(r for r in RELEASES if Version(r) >= Version(LIBRARIES_FROM[0])), *LIBRARIES_FROM},
+        key=Version,
+    )
+)
+RESULT_FOLDERS = {
+    "probe": SNAPSHOTS,
+    "kernels": KERNELS,
+    "corpus": CORPUS,
+    "thirdparty": THIRDPARTY,
+}
+#: What each kind of session runs, for the digest of the source it depends on.
+ENTRIES = {
+    "probe": ("probes.__main__", "probes.imports", "!report"),  # report: `probes diff`
+    "kernels": ("kernels.__main__",),
+    "corpus": ("kernels.corpus.__main__", "fetch_ops"),
+    "thirdparty": ("kernels.thirdparty.__main__", "fetch_libraries"),
+    "report": ("report.__main__",),
+}
+
+
+def spec(kind: str, jax: str | None = None) -> Session:
+    """The inputs and result of one session, as ``scripts/session_inputs.py`` digests them."""
+    name = kind if jax is None else f"{kind}(jax='{jax}')"
+    if jax is None:  # the report: every result it reads
+        reads = tuple(
+            p for folder in RESULT_FOLDERS.values() for p in sorted(folder.glob("*.json"))
+        )
+        results = (ROOT / "reports" / "api-diff.md", ROOT / "reports" / "api-diff.html")
+        return Session(name, kind, ENTRIES[kind], results, reads=reads)
+    fetched: tuple[str, ...] = ()
+    if kind == "corpus":
+        fetched = tuple(f"jax=={r}: jax/experimental/pallas/ops" for r in CORPUS_FROM)
+    elif kind == "thirdparty":
+        fetched = tuple(f"{lib.name}=={lib.version}" for lib in LIBRARIES)
+        fetched += tuple(f"installed: {need}" for need in LIBRARY_NEEDS)
+    results = (RESULT_FOLDERS[kind] / f"jax-{jax}.json",)
+    return Session(name, kind, ENTRIES[kind], results, jax, MATRIX.python_for(jax), fetched)
+
+
+def all_sessions() -> list[Session]:
+    """Every session of the main job, in the order nox runs them."""
+    return [
+        *(spec("probe", r) for r in RELEASES),
+        *(spec("kernels", r) for r in RELEASES),
+        *(spec("corpus", r) for r in CORPUS_RELEASES),
+        *(spec("thirdparty", r) for r in THIRDPARTY_RELEASES),
+        spec("report"),
+    ]
+
+
+def skip_if_up_to_date(session: nox.Session, inputs: Session) -> list[str]:
+    """Skip an up-to-date session (one line); else say why it runs. Returns the posargs for
+    its command (without ``--force``)."""
+    if not forced(session.posargs, dict(os.environ)):
+        reason = why_stale(inputs)
+        if reason is None:
+            session.skip("up to date")
+        session.log(f"{inputs.name}: runs, {reason}")
+    return [a for a in session.posargs if a != FORCE_ARG]
+
+
+def record_inputs(inputs: Session, ran: object) -> None:
+    """After the result is written: what it was made of, beside it. ``ran`` is what the
+    command's ``session.run`` returned: ``None`` when ``nox --install-only`` skipped it."""
+    if ran is None:
+        return
+    inputs.stamp.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(inputs.stamp, stamp_text(inputs))
 
 
 def per_release(releases: tuple[str, ...]) -> list[nox.param]:
@@ -102,6 +188,22 @@ def install_jax_with_undeclared(session: nox.Session, jax: str) -> None:
         install_jax(session, jax, also=undeclared(marker))
 
 
+def compilation_cache(session: nox.Session) -> Path:
+    """JAX's persistent compilation cache, one per venv (the key holds JAX and jaxlib anyway)."""
+    return Path(session.virtualenv.location) / "jax-compilation-cache"
+
+
+def cache_env(session: nox.Session) -> dict[str, str]:
+    """The three routes of a corpus case trace the same kernel to the same program (the
+    shim's jaxprs are JAX's own), so the second and third compile come from the cache.
+    Executables that call back into Python (the TPU simulator's) are never cached."""
+    return {
+        "JAX_COMPILATION_CACHE_DIR": str(compilation_cache(session)),
+        "JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS": "0",
+        "JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES": "0",
+    }
+
+
 @nox.session(tags=["tests"])
 @nox.parametrize("python,jax", per_release(TESTS))
 def tests(session: nox.Session, jax: str) -> None:
@@ -119,89 +221,88 @@ def probe(session: nox.Session, jax: str) -> None:
     In a fresh venv the probes first import the Pallas modules: a module that needs something
     JAX does not declare is a finding, recorded in the snapshot; the probes stop (exit 3), the
     missing packages are installed, and the probes run again."""
+    inputs = spec("probe", jax)
+    posargs = skip_if_up_to_date(session, inputs)
     marker = imports_marker(session)
     fresh = not marker.exists()
     install_jax(session, jax, also=undeclared(marker))
     SNAPSHOTS.mkdir(parents=True, exist_ok=True)
-    cache = Path(session.virtualenv.location) / "jax-compilation-cache"
     TIMINGS.mkdir(parents=True, exist_ok=True)
     run = ["python", "-m", "probes", "--out", str(SNAPSHOTS / f"jax-{jax}.json")]
     run += ["--timings", str(TIMINGS / f"probe-jax-{jax}.json")]
-    run += ["--compilation-cache", str(cache), *session.posargs]
+    run += ["--compilation-cache", str(compilation_cache(session)), *posargs]
     if fresh:
-        session.run(*run, "--check-imports", str(marker), success_codes=[0, 3])
+        ran = session.run(*run, "--check-imports", str(marker), success_codes=[0, 3])
         if not undeclared(marker):
+            record_inputs(inputs, ran)
             return
         install_jax(session, jax, also=undeclared(marker))
-    session.run(*run, *(["--clean-imports", str(marker)] if undeclared(marker) else []))
+    ran = session.run(*run, *(["--clean-imports", str(marker)] if undeclared(marker) else []))
+    record_inputs(inputs, ran)
 
 
 @nox.session(tags=["kernels"], allow_parallel=True)
 @nox.parametrize("python,jax", per_release(RELEASES))
 def kernels(session: nox.Session, jax: str) -> None:
     """The chapter's kernels under the default modes: reports/kernels/jax-X.json."""
+    inputs = spec("kernels", jax)
+    posargs = skip_if_up_to_date(session, inputs)
     install_jax_with_undeclared(session, jax)
     KERNELS.mkdir(parents=True, exist_ok=True)
     TIMINGS.mkdir(parents=True, exist_ok=True)
-    timings = ["--timings", str(TIMINGS / f"kernels-jax-{jax}.json")]
-    session.run(
-        "python",
-        "-m",
-        "kernels",
-        "--out",
-        str(KERNELS / f"jax-{jax}.json"),
-        *timings,
-        *session.posargs,
-    )
+    out = ["--out", str(KERNELS / f"jax-{jax}.json")]
+    out += ["--timings", str(TIMINGS / f"kernels-jax-{jax}.json")]
+    ran = session.run("python", "-m", "kernels", *out, *posargs, env=cache_env(session))
+    record_inputs(inputs, ran)
 
 
 @nox.session(tags=["corpus"], allow_parallel=True)
-@nox.parametrize("python,jax", per_release(tuple(sorted({*RELEASES, *CORPUS_FROM}, key=Version))))
+@nox.parametrize("python,jax", per_release(CORPUS_RELEASES))
 def corpus(session: nox.Session, jax: str) -> None:
     """JAX's own kernels of CORPUS_FROM on this release: reports/corpus/jax-X.json."""
+    inputs = spec("corpus", jax)
+    skip_if_up_to_date(session, inputs)
     install_jax_with_undeclared(session, jax)
     fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", ",".join(CORPUS_FROM)]
     session.run(*fetch, external=True)  # nox's own Python has pip; the venv may not
     CORPUS.mkdir(parents=True, exist_ok=True)
-    session.run("python", "-m", "kernels.corpus", "--out", str(CORPUS / f"jax-{jax}.json"))
+    TIMINGS.mkdir(parents=True, exist_ok=True)
+    out = ["--out", str(CORPUS / f"jax-{jax}.json")]
+    out += ["--timings", str(TIMINGS / f"corpus-jax-{jax}.json")]
+    ran = session.run("python", "-m", "kernels.corpus", *out, env=cache_env(session))
+    record_inputs(inputs, ran)
 
 
 @nox.session(tags=["thirdparty"], allow_parallel=True)
-@nox.parametrize(
-    "python,jax",
-    per_release(
-        tuple(
-            sorted(
-                {
-                    *(r for r in RELEASES if Version(r) >= Version(LIBRARIES_FROM[0])),
-                    *LIBRARIES_FROM,
-                },
-                key=Version,
-            )
-        )
-    ),
-)
+@nox.parametrize("python,jax", per_release(THIRDPARTY_RELEASES))
 def thirdparty(session: nox.Session, jax: str) -> None:
     """Published libraries' kernels on this release: reports/thirdparty/jax-X.json.
 
     Those written for this release run natively (their validation), older ones natively
     (to check doctor against) and through patch, the shim's imports and migrate."""
+    inputs = spec("thirdparty", jax)
+    skip_if_up_to_date(session, inputs)
     marker = imports_marker(session)
     install_jax(session, jax, also=[*undeclared(marker), *LIBRARY_NEEDS])
     session.run(sys.executable, "scripts/fetch_libraries.py", external=True)  # nox's pip
     THIRDPARTY.mkdir(parents=True, exist_ok=True)
-    out = THIRDPARTY / f"jax-{jax}.json"
-    session.run("python", "-m", "kernels.thirdparty", "--out", str(out))
+    TIMINGS.mkdir(parents=True, exist_ok=True)
+    out = ["--out", str(THIRDPARTY / f"jax-{jax}.json")]
+    out += ["--timings", str(TIMINGS / f"thirdparty-jax-{jax}.json")]
+    ran = session.run("python", "-m", "kernels.thirdparty", *out, env=cache_env(session))
+    record_inputs(inputs, ran)
 
 
 @nox.session(tags=["report"])
 def report(session: nox.Session) -> None:
     """reports/api-diff.md and .html from the snapshots and kernel results (no JAX needed)."""
+    inputs = spec("report")
+    skip_if_up_to_date(session, inputs)
     session.install("--no-deps", "-e", ".")
-    session.install(
-        "packaging", "numpy", "libcst"
-    )  # libcst: the drift rules say what migrate fixes
-    session.run("python", "-m", "report", str(SNAPSHOTS), "--out", str(ROOT / "reports"))
+    # libcst: the drift rules say what migrate fixes.
+    session.install("packaging", "numpy", "libcst")
+    ran = session.run("python", "-m", "report", str(SNAPSHOTS), "--out", str(ROOT / "reports"))
+    record_inputs(inputs, ran)
 
 
 @nox.session(python=MATRIX.python_for(NEWEST), tags=["tpu_compile"])

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from common import KernelStatus, Parser, UsageError, run_cli, unwritable, write_or_keep
+from common import (
+    KernelStatus,
+    Parser,
+    UsageError,
+    run_cli,
+    unwritable,
+    write_or_keep,
+    write_side_file,
+)
 from kernels._modes import DEFAULT_MODES, Mode
 
 PROG = "python -m kernels"
@@ -29,7 +36,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--timings",
         type=Path,
-        help="write how long each kernel took here (kept out of the results)",
+        help="write how long each kernel took and its max abs error here (they move with the "
+        "machine, so they are kept out of the results)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     return parser.parse_args(argv)
@@ -69,16 +77,17 @@ def _main(argv: Sequence[str]) -> int:
     from kernels._results import collect
 
     results = collect(modes, args.only, progress=None if args.quiet else sys.stderr)
-    seconds = {f"{r['kernel']} {r['mode']}": r.pop("seconds") for r in results["results"]}
+    from kernels._measured import MEASURED
+
+    key = "{0[kernel]} {0[mode]}".format
+    seconds = {key(r): r.pop("seconds") for r in results["results"]}
+    measured = {key(r): r.pop(MEASURED) for r in results["results"] if MEASURED in r}
     text = json.dumps(results, indent=1, sort_keys=True) + "\n"
     if args.out is None:
         sys.stdout.write(text)
     elif not write_or_keep(args.out, text, PROG):
         return 1
-    if args.timings is not None:
-        created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-        timings = json.dumps({"created": created, "seconds": seconds}, indent=1, sort_keys=True)
-        if not write_or_keep(args.timings, timings + "\n", PROG):
-            return 1
+    if args.timings is not None and not write_side_file(args.timings, PROG, seconds, measured):
+        return 1
     bad = [r for r in results["results"] if r["status"] in (KernelStatus.FAIL, KernelStatus.ERROR)]
     return 1 if bad else 0

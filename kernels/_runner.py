@@ -14,7 +14,7 @@ import pallas_compat
 from common import KernelStatus, one_line_error, quiet_callback_logs, reset_simulator
 from kernels import _compile
 from kernels._case import CASES, WRONG, Case, Kernel, WrongCase
-from kernels._error_bound import error_bound
+from kernels._measured import MEASURED, stated
 from kernels._modes import Mode, interpret_value
 
 #: The TPU that tpu_lower targets (the chapter's §6 examples use v5e).
@@ -89,7 +89,8 @@ def execute(case: Kernel, mode: Mode) -> dict[str, Any]:
     ok, err = compare(case, out, inputs)
     return {
         "status": KernelStatus.PASS if ok else KernelStatus.FAIL,
-        "error_bound": error_bound(err),
+        "tolerance": stated(case.tolerance.rtol, case.tolerance.atol),
+        MEASURED: err,
     }
 
 

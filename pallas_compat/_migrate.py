@@ -291,8 +291,10 @@ def migrate_module(
     wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)  # fresh from the parser
     migrator = (NoqaMigrator if noqa else Migrator)(context, target, module, selected, noqa)
     migrated = wrapper.visit(migrator)
-    # nothing rewritten or noted: the tree as it came (no imports to add, nothing to tidy)
-    migrated = migrated.visit(AddImportsVisitor(context)) if migrator.changed else module
+    if not migrator.changed:  # nothing rewritten or noted: the tree as it came
+        migrated = module
+    elif context.scratch.get(AddImportsVisitor.CONTEXT_KEY):  # a pass of its own: only if asked
+        migrated = migrated.visit(AddImportsVisitor(context))
     for rule in whole_module("after", selected, noqa):
         migrated = rule.after(migrated, target)
     return migrated if migrated is original else without_unused_imports(original, migrated)

@@ -42,4 +42,5 @@ def py_repr(value: Any) -> str:
 
 
 def python_version() -> str:
-    return ".".join(map(str, sys.version_info[:3]))
+    """``3.12``: the patch release moves from machine to machine and changes no fact probed."""
+    return ".".join(map(str, sys.version_info[:2]))

@@ -286,7 +286,7 @@ def case_row(
         row.append(Cell(text, tone(records)))
         for r in records if check is not None else ():  # validated cases only
             if r["status"] in (CorpusStatus.ERROR, CorpusStatus.WRONG):
-                what = r.get("detail") or f"max abs error up to {r.get('error_bound')}"
+                what = r.get("detail") or f"max abs error beyond {r.get('tolerance')}"
                 key = (source, kernel, r["route"], r.get("whose", "—"), what)
                 problems.setdefault(key, []).append(release)
     return row
@@ -354,7 +354,7 @@ def corpus(results: dict[str, dict[str, Any]], kind: Corpus | None = None) -> Se
         check = native.get((source, kernel))
         home = release_of[source]
         if check is not None and check["status"] != CorpusStatus.WORKS:
-            reason = check.get("detail") or f"max abs error up to {check.get('error_bound')}"
+            reason = check.get("detail") or f"max abs error beyond {check.get('tolerance')}"
             info = Cell(f"{check['status']} on JAX {home}: {reason}", "info")
             dropped.append([Cell(source), Cell(kernel), info])
             continue

@@ -41,7 +41,7 @@ SNAPSHOT: Shape = {
 KERNEL_RESULTS: Shape = {
     "schema": str,
     "jax": str,
-    "results": [{"kernel": str, "mode": str, "status": str, "error_bound?": object}],
+    "results": [{"kernel": str, "mode": str, "status": str, "tolerance?": str}],
 }
 
 

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from fetch_ops import default_cache  # noqa: E402
 
+from common import cache_lock  # noqa: E402
 from kernels.thirdparty._libraries import BY_NAME, LIBRARIES, Library  # noqa: E402
 
 
@@ -89,7 +90,8 @@ def main() -> int:
     for name in names:
         library = BY_NAME[name]
         try:
-            where = unpacked(library, args.cache)
+            with cache_lock(args.cache):
+                where = unpacked(library, args.cache)
         except (OSError, subprocess.CalledProcessError, RuntimeError, zipfile.BadZipFile) as exc:
             print(f"fetch_libraries: error: {library.label}: {exc}", file=sys.stderr)
             return 1

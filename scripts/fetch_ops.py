@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from common import MatrixError, load_matrix  # noqa: E402
+from common import MatrixError, cache_lock, load_matrix  # noqa: E402
 
 OPS = "jax/experimental/pallas/ops/"
 
@@ -97,7 +97,8 @@ def main() -> int:
         return 2
     for release in releases:
         try:
-            where = extract(release, args.cache)
+            with cache_lock(args.cache):
+                where = extract(release, args.cache)
         except (OSError, subprocess.CalledProcessError, RuntimeError, zipfile.BadZipFile) as exc:
             print(f"fetch_ops: error: JAX {release}: {exc}", file=sys.stderr)
             return 1

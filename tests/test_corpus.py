@@ -70,7 +70,7 @@ def test_the_report_section_counts_only_validated_cases() -> None:
                 record("1.0", "patch", "works"),
                 record("1.0", "shim", "error", detail="ValueError: no", whose="shim"),
                 record("1.0", "migrate", "works"),
-                record("2.0", "native", "wrong", error_bound=10.0),
+                record("2.0", "native", "wrong", tolerance="rtol=0 atol=1e-05"),
             ],
         },
         "3.0": {"jax": "3.0", "results": [record("2.0", "patch", "works")]},
@@ -95,7 +95,7 @@ def test_the_report_section_counts_only_validated_cases() -> None:
     assert [c.text for c in dropped.rows[0]] == [
         "2.0",
         "softmax",
-        "wrong on JAX 2.0: max abs error up to 10.0",
+        "wrong on JAX 2.0: max abs error beyond rtol=0 atol=1e-05",
     ]
 
 

@@ -30,7 +30,8 @@ def test_results_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         ("double", "tpu_lower"),
     ]
     assert all(r["status"] == "pass" for r in results["results"])
-    assert len(progress) == 4 and progress[0].startswith("add")
+    # not a terminal: a line per tenth of the run, the last one counting every record
+    assert len(progress) == 4 and progress[-1].endswith(": 4/4 (pass 4)")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["results.json"]
 
 

@@ -5,7 +5,7 @@ For every release X extracted under ``DIR`` (``scripts/fetch_ops.py``), every ca
 when X is Y (the validation: the report drops a case that is wrong on its own release),
 through ``patch``, ``shim`` and ``migrate`` when X is older, and through the shim's imports
 when X is newer (new kernels on old JAX, where the features exist). One JSON record per
-X x case x route, with the max error against float64 and, for an error, its first line and
+X x case x route, with the verdict against float64 at the case's tolerance and, for an error, its first line and
 whose it is (the shim's, JAX's, or the old code's). Exit status 0 unless the input is bad (2).
 """
 
@@ -19,20 +19,21 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
-from common import Parser, UsageError, run_cli, unwritable, write_or_keep
+from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
+from kernels._progress import Progress
 from kernels.corpus import SCHEMA
 from kernels.corpus._cases import CorpusCase, cases
-from kernels.corpus._run import ROUTES, attempt, load
+from kernels.corpus._run import ROUTES, attempt, load, side_file, timed
 
 
 def one(
     case: CorpusCase, release: str, route: str, target: str, ops: Path, work: Path
 ) -> dict[str, Any]:
-    if not (ops / release / case.file).is_file():
-        return {}
     tag = f"corpus_{release.replace('.', '_')}_{Path(case.file).stem}_{route}"
-    verdict = attempt(
-        case, route, lambda: load(ops / release, case.file, route, target, work, tag), tag, work
+    verdict = timed(
+        lambda: attempt(
+            case, route, lambda: load(ops / release, case.file, route, target, work, tag), tag, work
+        )
     )
     return {"from": release, "kernel": case.name, "route": route, **verdict}
 
@@ -55,15 +56,21 @@ def _main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--only", metavar="TEXT", default="", help="run only the cases whose name contains TEXT"
     )
+    parser.add_argument(
+        "--timings",
+        type=Path,
+        help="write how long each case took and its max abs error here (kept out of the results)",
+    )
     args = parser.parse_args(argv)
     if args.ops is None:
         sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
         from fetch_ops import default_cache
 
         args.ops = default_cache() / "ops"
-    problem = None if args.out is None else unwritable(args.out)
-    if problem is not None:
-        raise UsageError(f"--out {args.out}: {problem}")
+    for option, path in (("--out", args.out), ("--timings", args.timings)):
+        problem = None if path is None else unwritable(path)
+        if problem is not None:
+            raise UsageError(f"{option} {path}: {problem}")
     if not args.ops.is_dir():
         raise UsageError(f"{args.ops}: no such folder (run scripts/fetch_ops.py first)")
     target = jax.__version__
@@ -71,32 +78,37 @@ def _main(argv: Sequence[str]) -> int:
         releases = sorted((p.name for p in args.ops.iterdir() if p.is_dir()), key=Version)
     except InvalidVersion as exc:
         raise UsageError(f"{args.ops}: {exc}") from None
+    plan = []
+    for release in releases:
+        if Version(release) == Version(target):
+            routes: tuple[str, ...] = ("native",)
+        elif Version(release) < Version(target):
+            routes = ROUTES
+        else:  # the other direction: newer kernels on this older JAX, through the shim
+            routes = ("shim",)
+        chosen = [
+            c for c in cases() if args.only in c.name and (args.ops / release / c.file).is_file()
+        ]
+        plan += [(release, case, route) for case in chosen for route in routes]
     records = []
+    progress = Progress(f"JAX's own kernels on JAX {target}", len(plan))
     with tempfile.TemporaryDirectory(prefix="corpus-") as work:
-        for release in releases:
-            if Version(release) == Version(target):
-                routes: tuple[str, ...] = ("native",)
-            elif Version(release) < Version(target):
-                routes = ROUTES
-            else:  # the other direction: newer kernels on this older JAX, through the shim
-                routes = ("shim",)
-            for case in (c for c in cases() if args.only in c.name):
-                for route in routes:
-                    record = one(case, release, route, target, args.ops, Path(work))
-                    if record:
-                        records.append(record)
-                        print(
-                            f"{release:>9} {route:7} {record['status']:11} {case.name}",
-                            file=sys.stderr,
-                        )
+        for release, case, route in plan:
+            record = one(case, release, route, target, args.ops, Path(work))
+            records.append(record)
+            progress.record(
+                record["status"], f"{release:>9} {route:7} {record['status']:11} {case.name}"
+            )
+    seconds, measured = side_file(records, "from", "kernel", "route")
     text = (
         json.dumps({"schema": SCHEMA, "jax": target, "results": records}, indent=1, sort_keys=True)
         + "\n"
     )
     if args.out is None:
         sys.stdout.write(text)
-        return 0
-    if not write_or_keep(args.out, text, PROG):
+    elif not write_or_keep(args.out, text, PROG):
+        return 1
+    if args.timings is not None and not write_side_file(args.timings, PROG, seconds, measured):
         return 1
     return 0
 

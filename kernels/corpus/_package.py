@@ -10,6 +10,7 @@ instead, so an old kernel runs with its own helpers, and each file goes through 
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 import sys
@@ -35,7 +36,14 @@ class Tree:
 
 def prepared_source(path: Path, route: str, target: str) -> str:
     """The file as the route runs it: as shipped, with the shim's imports, or migrated."""
-    source = path.read_text()
+    return _prepared(path.read_text(), route, target)
+
+
+@functools.lru_cache(maxsize=512)
+def _prepared(source: str, route: str, target: str) -> str:
+    """Keyed by the text itself: a release's shared helpers (splash attention's mask files,
+    megablox's common) come once per case that imports them, and migrating one with libcst
+    takes longer than running the kernel."""
     if route == "shim":
         from kernels.corpus._shim_imports import shim_imports
 
@@ -129,6 +137,9 @@ def build(source: Tree | Path, file: str, route: str, target: str, root: Path, n
     for folder in [root / name, *(root / name).rglob("*")]:
         if folder.is_dir() and not (folder / "__init__.py").exists():
             (folder / "__init__.py").write_text("")
+    # The import system caches what each folder on sys.path held when it last looked (and
+    # that a folder did not exist yet); files written within the same clock tick are missed.
+    importlib.invalidate_caches()
     parts = Path(file).with_suffix("").parts
     return ".".join((name, *(parts[:-1] if parts[-1] == "__init__" else parts)))
 

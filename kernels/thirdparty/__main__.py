@@ -21,12 +21,13 @@ from typing import Any
 
 from packaging.version import Version
 
-from common import Parser, UsageError, run_cli, unwritable, write_or_keep
+from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
+from kernels._progress import Progress
 from kernels.corpus._doctor_check import breaking_uses_run
 from kernels.corpus._doctor_check import verdict as doctor_verdict
 from kernels.corpus._lines import lines_run
 from kernels.corpus._package import Tree
-from kernels.corpus._run import ROUTES, attempt, load
+from kernels.corpus._run import ROUTES, attempt, load, side_file, timed
 from kernels.thirdparty import SCHEMA
 from kernels.thirdparty._cases import ThirdPartyCase, cases
 
@@ -53,10 +54,10 @@ def one(
 
     if route == "native":  # the plain run also checks what doctor says of the files
         with lines_run(work / tag) as ran:
-            verdict = run()
+            verdict = timed(run)
         verdict |= doctor_verdict(verdict, breaking_uses_run(work / tag, ran, target))
     else:
-        verdict = run()
+        verdict = timed(run)
     return {
         "library": lib.name,
         "version": lib.version,
@@ -91,6 +92,11 @@ def _main(argv: Sequence[str]) -> int:
         help="comma-separated routes to run for every case up to this release (default: "
         "native on a library's own release, native, patch, shim and migrate on newer ones)",
     )
+    parser.add_argument(
+        "--timings",
+        type=Path,
+        help="write how long each case took and its max abs error here (kept out of the results)",
+    )
     args = parser.parse_args(argv)
     routes_asked = tuple(r for r in args.routes.split(",") if r)
     unknown = [r for r in routes_asked if r not in ("native", *ROUTES)]
@@ -101,9 +107,10 @@ def _main(argv: Sequence[str]) -> int:
         from fetch_ops import default_cache
 
         args.cache = default_cache()
-    problem = None if args.out is None else unwritable(args.out)
-    if problem is not None:
-        raise UsageError(f"--out {args.out}: {problem}")
+    for option, path in (("--out", args.out), ("--timings", args.timings)):
+        problem = None if path is None else unwritable(path)
+        if problem is not None:
+            raise UsageError(f"{option} {path}: {problem}")
     libraries = args.cache / "libraries"
     chosen = [c for c in cases() if args.only in f"{c.library.name} {c.name}"]
     missing = sorted({c.library.label for c in chosen if not tree(c, libraries).base.is_dir()})
@@ -112,29 +119,34 @@ def _main(argv: Sequence[str]) -> int:
             f"{libraries}: {', '.join(missing)} not unpacked (run scripts/fetch_libraries.py first)"
         )
     target = jax.__version__
+    plan = []
+    for case in chosen:
+        written_for = Version(case.library.written_for)
+        if written_for > Version(target):
+            continue
+        routes = routes_asked or (
+            ("native",) if written_for == Version(target) else ("native", *ROUTES)
+        )
+        plan += [(case, route) for route in routes]
     records = []
+    progress = Progress(f"published libraries' kernels on JAX {target}", len(plan))
     with tempfile.TemporaryDirectory(prefix="corpus-") as work:
-        for case in chosen:
-            written_for = Version(case.library.written_for)
-            if written_for > Version(target):
-                continue
-            routes = routes_asked or (
-                ("native",) if written_for == Version(target) else ("native", *ROUTES)
-            )
-            for route in routes:
-                record = one(case, route, target, libraries, Path(work))
-                records.append(record)
-                print(
-                    f"{case.library.label:>22} {route:7} {record['status']:11} {case.name}",
-                    file=sys.stderr,
-                )
+        for case, route in plan:
+            record = one(case, route, target, libraries, Path(work))
+            records.append(record)
+            line = f"{case.library.label:>22} {route:7} {record['status']:11} {case.name}"
+            progress.record(record["status"], line)
+    seconds, measured = side_file(records, "library", "version", "kernel", "route")
     text = json.dumps(
         {"schema": SCHEMA, "jax": target, "results": records}, indent=1, sort_keys=True
     )
     if args.out is None:
         sys.stdout.write(text + "\n")
-        return 0
-    return 0 if write_or_keep(args.out, text + "\n", PROG) else 1
+    elif not write_or_keep(args.out, text + "\n", PROG):
+        return 1
+    if args.timings is not None and not write_side_file(args.timings, PROG, seconds, measured):
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

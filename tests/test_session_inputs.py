@@ -1,0 +1,158 @@
+"""scripts/session_inputs.py: one changed input re-runs exactly the sessions that depend on it.
+
+Each test works on a copy of the repository (its tracked and unignored files), records every
+session of the main job as up to date there, changes one thing, and reads which sessions the
+noxfile would now run, by the same function the noxfile calls.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: Loads the copy's noxfile (nox stood in by a mock) and records every session's stamp.
+RECORD = """
+import runpy, sys
+from unittest import mock
+sys.modules["nox"] = mock.MagicMock()
+noxfile = runpy.run_path("noxfile.py")
+for inputs in noxfile["all_sessions"]():
+    noxfile["record_inputs"](inputs, True)
+"""
+
+
+def copy_of_repo(dest: Path) -> Path:
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = REPO / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def to_run(root: Path) -> dict[str, str]:
+    """Session name -> why it would run, for every session that is not up to date."""
+    done = subprocess.run(
+        [sys.executable, "scripts/session_inputs.py"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    states = dict(line.split(": ", 1) for line in done.stdout.splitlines())
+    return {name: state for name, state in states.items() if state != "up to date"}
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = copy_of_repo(tmp_path_factory.mktemp("repo"))
+    done = subprocess.run(
+        [sys.executable, "-c", RECORD], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+@pytest.fixture
+def repo(recorded: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(recorded, tmp_path / "repo"))
+
+
+def names(stale: dict[str, str]) -> set[str]:
+    return set(stale)
+
+
+def sessions_of(repo: Path, kind: str) -> set[str]:
+    return {
+        p.stem.replace(f"{kind}-jax-", "")
+        for p in (repo / "reports" / "inputs").glob(f"{kind}-*.json")
+    }
+
+
+def named(kind: str, releases: set[str]) -> set[str]:
+    return {f"{kind}(jax='{r}')" for r in releases}
+
+
+def append(path: Path, text: str) -> None:
+    path.write_text(path.read_text() + text)
+
+
+def test_nothing_changed_nothing_runs(repo: Path) -> None:
+    assert to_run(repo) == {}
+
+
+def test_a_third_party_case_reruns_the_third_party_sessions_only(repo: Path) -> None:
+    append(repo / "kernels" / "thirdparty" / "_cases.py", "\n# a new case\n")
+    stale = to_run(repo)
+    assert names(stale) == named("thirdparty", sessions_of(repo, "thirdparty"))
+    assert set(stale.values()) == {"changed: sources"}
+
+
+def test_the_corpus_runner_reruns_both_corpora_and_nothing_else(repo: Path) -> None:
+    append(repo / "kernels" / "corpus" / "_run.py", "\n# faster\n")
+    expected = named("corpus", sessions_of(repo, "corpus"))
+    expected |= named("thirdparty", sessions_of(repo, "thirdparty"))
+    assert names(to_run(repo)) == expected
+
+
+def test_a_probe_reruns_the_probes_only(repo: Path) -> None:
+    append(repo / "probes" / "semantics.py", "\n# one more\n")
+    assert names(to_run(repo)) == named("probe", sessions_of(repo, "probe"))
+
+
+def test_the_shim_reruns_every_session(repo: Path) -> None:
+    append(repo / "pallas_compat" / "_pallas_call.py", "\n# a fix\n")
+    assert len(to_run(repo)) == len(list((repo / "reports" / "inputs").glob("*.json")))
+
+
+def test_an_edited_result_reruns_its_session_and_the_report(repo: Path) -> None:
+    append(repo / "reports" / "kernels" / "jax-0.6.2.json", " ")
+    stale = to_run(repo)
+    assert stale == {
+        "kernels(jax='0.6.2')": "its result is missing or was edited",
+        "report": "changed: reads",
+    }
+
+
+def test_the_readme_and_the_report_text_run_what_they_should(repo: Path) -> None:
+    append(repo / "README.md", "\nmore words\n")
+    assert to_run(repo) == {}
+    append(repo / "report" / "_render.py", "\n# prettier\n")
+    assert names(to_run(repo)) == {"report"}
+
+
+def test_a_new_release_in_the_matrix_runs_its_own_sessions(repo: Path) -> None:
+    path = repo / "jax-matrix.json"
+    matrix = json.loads(path.read_text())
+    assert "0.7.1" not in matrix["default"]
+    matrix["default"] = sorted(
+        [*matrix["default"], "0.7.1"], key=lambda v: tuple(map(int, v.split(".")))
+    )
+    path.write_text(json.dumps(matrix, indent=1) + "\n")
+    stale = to_run(repo)
+    assert names(stale) == {
+        f"{kind}(jax='0.7.1')" for kind in ("probe", "kernels", "corpus", "thirdparty")
+    }
+    assert set(stale.values()) == {"never run with its inputs recorded"}
+
+
+def test_a_new_jax_requirement_reruns_every_session(repo: Path) -> None:
+    path = repo / "pyproject.toml"
+    path.write_text(path.read_text().replace('"numpy",', '"numpy>=1.26",', 1))
+    stale = to_run(repo)
+    assert set(stale.values()) == {"changed: requirements"}
+    assert len(stale) == len(list((repo / "reports" / "inputs").glob("*.json")))
