@@ -18,7 +18,7 @@ import functools
 import hashlib
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,9 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 STAMPS = ROOT / "reports" / "inputs"
 #: Top-level names that are this repository's own code (``scripts/`` holds the fetchers).
 FIRST_PARTY = ("common", "pallas_compat", "probes", "kernels", "report")
-#: Packages that import their modules by name at run time (probe groups, drift rules,
-#: patch targets): reading their imports misses some, so all of their files count.
-READ_WHOLE = ("probes", "pallas_compat")
+#: Packages that import their modules by name at run time (the probe groups): reading their
+#: imports misses some, so all of their files count. Elsewhere a string that names one of our
+#: modules must be in the closure too (tests/test_session_inputs.py checks that).
+READ_WHOLE = ("probes",)
 #: The data files code reads beside itself (the facts tables); an editor's backup is not one.
 DATA = (".json", ".txt", ".csv")
 #: ``PALLAS_COMPAT_FORCE=1 nox`` or ``nox -- --force`` recomputes every session.
@@ -222,6 +223,27 @@ def why_stale(session: Session) -> str | None:
     return None
 
 
+def added_fetches(session: Session) -> list[str] | None:
+    """What a session fetches now that it did not when its result was made, where nothing else
+    changed (a new release of JAX's ops for the corpus): only those need to run, and their
+    records join the result. ``None`` when anything else changed or nothing was added."""
+    if not session.stamp.is_file() or why_stale(session) != "changed: fetched":
+        return None
+    recorded = json.loads(session.stamp.read_text())
+    before = set(recorded["inputs"].get("fetched", []))
+    now = list(inputs_of(session).get("fetched", []))
+    if not before <= set(now) or recorded.get("result") != result_digest(session):
+        return None
+    return [f for f in now if f not in before]
+
+
+def merged_results(result: dict, added: dict, key: Callable[[dict], object]) -> dict:
+    """``result`` with ``added``'s records joined as one run over both would have written
+    them: blocks of records in ``key`` order, each block in the order its run wrote it."""
+    records = sorted([*result["results"], *added["results"]], key=key)  # a stable sort
+    return {**result, "results": records}
+
+
 def forced(posargs: Sequence[str], environ: dict[str, str]) -> bool:
     return FORCE_ARG in posargs or environ.get(FORCE_ENV, "") not in ("", "0")
 
@@ -237,6 +259,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for session in noxfile["all_sessions"]():
         reason = why_stale(session)
         stale += reason is not None
+        added = added_fetches(session)
+        if added:
+            reason = f"{reason}; only {', '.join(added)} to run"
         print(f"{session.name}: {'up to date' if reason is None else reason}")
     print(f"{stale} of {len(noxfile['all_sessions']())} sessions to run", file=sys.stderr)
     return 0

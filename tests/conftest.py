@@ -16,6 +16,40 @@ REPO = Path(__file__).resolve().parent.parent
 CHAPTER_RELEASE = Version("0.12.0.1")
 
 
+#: Modules whose outcome depends on the installed release: the shim and its fills, ``patch()``,
+#: the corpus harness and the real kernels. ``nox -s tests`` runs them on every release of the
+#: default matrix (``-m release``), the whole suite on three.
+RELEASE_DEPENDENT = frozenset(
+    {
+        "test_atomics",
+        "test_block_spec",
+        "test_block_spec_order",
+        "test_block_spec_subclass",
+        "test_compiler_params",
+        "test_corpus",
+        "test_cost_analysis",
+        "test_fills",
+        "test_for_loop",
+        "test_idioms",
+        "test_interpret",
+        "test_jaxpr_identity",
+        "test_load_store",
+        "test_lower",
+        "test_masked",
+        "test_namespace",
+        "test_outside",
+        "test_pallas_call",
+        "test_patch",
+        "test_real_kernels",
+        "test_recorder",
+        "test_resolve",
+        "test_shim_imports",
+        "test_shim_kernels",
+        "test_warnings",
+    }
+)
+
+
 def installed_jax() -> Version:
     return Version(jax.__version__)
 
@@ -78,6 +112,9 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The chapter's facts describe one release; on another they would only measure drift, which is
     the report's job. They are deselected there (and counted as such), not skipped."""
+    for item in items:
+        if item.path.stem in RELEASE_DEPENDENT:
+            item.add_marker(pytest.mark.release)
     if is_chapter_release():
         return
     chapter = [item for item in items if item.get_closest_marker("chapter")]

@@ -42,17 +42,16 @@ def on_both_machines(tmp_path: Path, *argv: str) -> list[tuple[bytes, dict]]:
 
 
 def test_a_chapter_kernel_records_the_same_bytes_on_both(tmp_path: Path) -> None:
-    argv = ("-m", "kernels", "--modes", "interpret", "--only", "softmax_rows", "layernorm_two_pass")
+    # softmax_grad_custom_vjp's error moved by a power of ten between two machines (issue 21)
+    kernels = ("softmax_grad_custom_vjp", "matmul_accumulate")
+    argv = ("-m", "kernels", "--modes", "interpret", "--only", *kernels)
     (first, side), (second, _) = on_both_machines(tmp_path, *argv)
     assert first == second
     results = json.loads(first)["results"]
     assert {r["status"] for r in results} == {"pass"}
     assert all(r["tolerance"].startswith("rtol=") for r in results)
     assert "max_abs_error" not in first.decode() and "seconds" not in first.decode()
-    assert set(side["max_abs_error"]) == {
-        "softmax_rows interpret",
-        "layernorm_two_pass interpret",
-    }
+    assert set(side["max_abs_error"]) == {f"{kernel} interpret" for kernel in kernels}
 
 
 def test_a_corpus_case_records_the_same_bytes_on_both(tmp_path: Path) -> None:

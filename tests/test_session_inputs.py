@@ -135,6 +135,17 @@ def test_the_readme_and_the_report_text_run_what_they_should(repo: Path) -> None
     assert names(to_run(repo)) == {"report"}
 
 
+def test_how_a_session_runs_is_an_input(repo: Path) -> None:
+    path = repo / "noxfile.py"
+    text = path.read_text()
+    old = '"corpus": "python -m kernels.corpus, no compilation cache"'
+    assert old in text
+    path.write_text(text.replace(old, '"corpus": "python -m kernels.corpus, a compilation cache"'))
+    stale = to_run(repo)
+    assert names(stale) == named("corpus", sessions_of(repo, "corpus"))
+    assert set(stale.values()) == {"changed: runs"}
+
+
 def test_a_new_release_in_the_matrix_runs_its_own_sessions(repo: Path) -> None:
     path = repo / "jax-matrix.json"
     matrix = json.loads(path.read_text())
@@ -150,9 +161,69 @@ def test_a_new_release_in_the_matrix_runs_its_own_sessions(repo: Path) -> None:
     assert set(stale.values()) == {"never run with its inputs recorded"}
 
 
+def test_a_newer_release_runs_its_sessions_and_only_its_ops_elsewhere(repo: Path) -> None:
+    """A new JAX release joins the corpus as the newest: every other corpus session runs only
+    its kernels (the rest of their records stand); nothing else reruns."""
+    path = repo / "jax-matrix.json"
+    matrix = json.loads(path.read_text())
+    matrix["default"].append("0.99.0")
+    matrix["every"].append({"jax": "0.99.0", "requires_python": ">=3.11"})
+    path.write_text(json.dumps(matrix, indent=1) + "\n")
+    stale = to_run(repo)
+    new = {f"{kind}(jax='0.99.0')" for kind in ("probe", "kernels", "corpus", "thirdparty")}
+    assert {stale.pop(name) for name in new} == {"never run with its inputs recorded"}
+    assert names(stale) == named("corpus", sessions_of(repo, "corpus"))
+    only = "changed: fetched; only jax==0.99.0: jax/experimental/pallas/ops to run"
+    assert set(stale.values()) == {only}
+
+
+def test_joined_records_are_those_one_run_writes() -> None:
+    sys.path.insert(0, str(REPO / "scripts"))
+    from session_inputs import merged_results
+
+    def run(*releases: str) -> dict:  # as the corpus writes them: by release, then case order
+        records = [{"from": r, "kernel": k} for r in releases for k in ("b", "a")]
+        return {"jax": "0.6.2", "results": records}
+
+    everything = run("0.4.30", "0.6.2", "0.10.2", "0.99.0")
+    joined = merged_results(
+        run("0.4.30", "0.10.2", "0.99.0"),
+        run("0.6.2"),
+        key=lambda r: tuple(map(int, r["from"].split("."))),
+    )
+    assert joined == everything
+
+
 def test_a_new_jax_requirement_reruns_every_session(repo: Path) -> None:
     path = repo / "pyproject.toml"
     path.write_text(path.read_text().replace('"numpy",', '"numpy>=1.26",', 1))
     stale = to_run(repo)
     assert set(stale.values()) == {"changed: requirements"}
     assert len(stale) == len(list((repo / "reports" / "inputs").glob("*.json")))
+
+
+def test_a_module_named_in_a_string_is_an_input_too() -> None:
+    """Outside READ_WHOLE the sources are found by reading imports; a first-party module that
+    code names in a string (to import it by name) must be reached some other way as well."""
+    import ast
+    import re
+    import runpy
+    from unittest import mock
+
+    sys.path.insert(0, str(REPO / "scripts"))
+    import session_inputs
+
+    with mock.patch.dict(sys.modules, {"nox": mock.MagicMock()}):
+        entries = runpy.run_path(str(REPO / "noxfile.py"))["ENTRIES"]
+    ours = re.compile(rf"^({'|'.join(session_inputs.FIRST_PARTY)})(\.\w+)+$")
+    missed = []
+    for kind, names in entries.items():
+        files = set(session_inputs.source_files(names))
+        for path in (f for f in files if f.suffix == ".py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                named = node.value if isinstance(node, ast.Constant) else None
+                if isinstance(named, str) and ours.match(named):
+                    module = session_inputs.module_file(named)
+                    if module is not None and module not in files:
+                        missed.append(f"{kind}: {path.name} names {named}")
+    assert missed == []
