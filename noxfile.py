@@ -187,7 +187,9 @@ def install_jax(
 
     uv rebuilds an editable project on every call (a second per session); a reused venv
     skips the install while the requirements and pyproject.toml are those it was made with."""
-    requirements = ["-e", ".[test]", f"jax{extra}=={jax}", f"jaxlib=={jax}", *(also or [])]
+    # editables: the runtime of hatch's exact editable mode, which uv does not install itself
+    requirements = ["-e", ".[test]", "editables", f"jax{extra}=={jax}", f"jaxlib=={jax}"]
+    requirements += also or []
     stamp = Path(session.virtualenv.location) / "pallas-compat-install.sha256"
     pyproject = (ROOT / "pyproject.toml").read_bytes()
     wanted = hashlib.sha256(json.dumps(requirements).encode() + pyproject).hexdigest()
@@ -195,7 +197,7 @@ def install_jax(
         session.log(f"jax=={jax} and the project are installed (pyproject.toml unchanged)")
         return
     stamp.unlink(missing_ok=True)
-    session.install(*requirements)
+    session.install(*requirements, silent=False)  # uv's lines, as it resolves and installs
     # run_install, like install, is skipped by `nox --no-install`: no stamp without an install.
     write = "import pathlib, sys; pathlib.Path(sys.argv[1]).write_text(sys.argv[2])"
     session.run_install("python", "-c", write, str(stamp), wanted, silent=True)

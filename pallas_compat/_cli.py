@@ -1,9 +1,10 @@
-"""``pallas-compat doctor``, ``migrate`` and ``rules``: drifted Pallas code in source trees.
+"""``pallas-compat doctor``, ``migrate``, ``rules`` and ``matrix``: drifted Pallas code in
+source trees, and where a project's own tests pass.
 
 Exit status: 0 fine (doctor: nothing breaks on the releases checked; migrate: done, dry run or
-written; rules: listed), 1 doctor found something that breaks or a file it could not read,
-migrate left a file it could not parse or write, or ``migrate --check`` would change a file;
-2 bad input (unknown path, release, rule or pyproject setting), with a one-line error.
+written; rules: listed; matrix: every run passed), 1 doctor found something that breaks or a
+file it could not read, migrate left a file it could not parse or write, ``migrate --check``
+would change a file, or a matrix run did not pass; 2 bad input (unknown path, release, rule or pyproject setting), with a one-line error.
 """
 
 from __future__ import annotations
@@ -49,6 +50,78 @@ def run_rules(args: argparse.Namespace) -> int:
     from pallas_compat._rules_command import rules
 
     return rules(args)
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number")
+    return value
+
+
+def run_matrix(args: argparse.Namespace) -> int:
+    from pallas_compat._matrix_command import matrix
+
+    return matrix(args)
+
+
+def add_matrix(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    grid = commands.add_parser(
+        "matrix",
+        help="run your tests on every JAX release, by every route",
+        description="Run COMMAND (your tests) in a copy of the project on each JAX release, "
+        "natively, with pallas_compat.patch() and after migrate; print release x route.",
+    )
+    grid.add_argument(
+        "--jax",
+        default="default",
+        help="releases: 0.6.2,0.9.2 | 0.6.2..0.12.0.1 | default (the oldest plus the newest "
+        "of each minor series) | every (default: %(default)s)",
+    )
+    grid.add_argument(
+        "--routes",
+        default="native,patch,migrate",
+        help="comma-separated: native, patch, migrate (default: %(default)s)",
+    )
+    grid.add_argument("--project", default=".", help="the project to test (default: .)")
+    grid.add_argument(
+        "--extra",
+        action="append",
+        metavar="NAME",
+        help="install the project with this extra (its test dependencies: --extra test)",
+    )
+    grid.add_argument(
+        "--with",
+        dest="with_",
+        action="append",
+        metavar="REQUIREMENT",
+        help="install this too, in every environment",
+    )
+    grid.add_argument(
+        "-j", "--jobs", type=positive, help="runs at a time (default: the cores, at most 4)"
+    )
+    grid.add_argument("--format", choices=("table", "json", "html"), default="table")
+    grid.add_argument("--output", "-o", help="write the result here, whole (default: stdout)")
+    grid.add_argument(
+        "--report",
+        help="with --format html: an API-diff page (path or URL) doctor's findings link into",
+    )
+    grid.add_argument(
+        "--merge",
+        nargs="+",
+        metavar="JSON",
+        help="no run: merge --format json results (CI shards) and print them",
+    )
+    grid.add_argument(
+        "--emit",
+        choices=("github",),
+        help="no run: print a GitHub Actions workflow that shards this matrix by release",
+    )
+    grid.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ...: what to run")
+    grid.set_defaults(run=run_matrix)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -99,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("rules", help="list the drift rules and what migrate fixes")
     listing.add_argument("--format", choices=("text", "json"), default="text")
     listing.set_defaults(run=run_rules)
+    add_matrix(commands)
     return parser
 
 

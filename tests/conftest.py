@@ -12,6 +12,9 @@ from packaging.version import Version
 
 REPO = Path(__file__).resolve().parent.parent
 
+#: Fixtures are other people's code, their tests included (the example project ``matrix`` runs).
+collect_ignore = ["fixtures"]
+
 #: The release the chapter was written against; its assertions are facts about this release.
 CHAPTER_RELEASE = Version("0.12.0.1")
 

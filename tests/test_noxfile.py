@@ -53,3 +53,41 @@ def test_the_noxfile_and_fetch_libraries_load_without_numpy_or_jax() -> None:
     assert "usage: fetch_libraries" in done.stdout
     assert int(count) >= 6
     assert releases.split(",")[0] == "0.4.30"
+
+
+def test_the_editable_install_nox_makes_exposes_pallas_compat_only(tmp_path: Path) -> None:
+    """hatch's exact dev mode: the checkout's top-level common, kernels, probes and report
+    are not importable names in the session's (or a user's) environment."""
+    from pallas_compat._matrix_env import uv
+
+    venv = tmp_path / "venv"
+    for command in (
+        [uv(), "venv", "--quiet", "--python", sys.executable, str(venv)],
+        [
+            uv(),
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            str(venv / "bin" / "python"),
+            "--no-deps",
+            "-e",
+            str(ROOT),
+            "editables",
+        ],
+    ):
+        subprocess.run(command, check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    probe = (
+        "import importlib.util as u; "
+        "print([m for m in ('pallas_compat', 'common', 'kernels', 'probes', 'report') "
+        "if u.find_spec(m)])"
+    )
+    found = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", probe],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert found.stdout.split() == ["['pallas_compat']"], found.stderr
