@@ -11,6 +11,7 @@ import argparse
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import sys
 import time
@@ -65,10 +66,17 @@ def project_base(project: Path) -> Path:
     return cache_root() / "matrix" / f"{project.name or 'root'}-{digest}"
 
 
+#: A Python exception's own line: ``TypeError: ...``, ``jax.errors.X: ...``, ``KeyboardInterrupt``.
+_EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b(:.*)?$")
+
+
 def last_line(log: Path, start: int) -> str:
+    """Why a command failed, in one line: the last exception it printed (JAX adds a note
+    about its filtered frames after it), else its last line of output."""
     text = log.read_bytes()[start:].decode(errors="replace")
     lines = [line.strip(" =") for line in text.splitlines() if line.strip(" =")]
-    return lines[-1] if lines else "no output"
+    raised = [line for line in lines if _EXCEPTION.match(line)]
+    return raised[-1] if raised else lines[-1] if lines else "no output"
 
 
 def run_one(plan: Plan, release: str, route: Route) -> Run:

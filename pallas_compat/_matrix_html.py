@@ -50,6 +50,31 @@ def failure_section(run: Run, project: Path, report: str | None) -> str:
     )
 
 
+def per_test(runs: list[Run], releases: list[str], routes: list[str]) -> str:
+    """A row per test that does not pass in every run, a column per release and route that
+    ran tests (one that could not install is in the table above)."""
+    esc = html.escape
+    by_cell = {(r.release, r.route): r.outcomes for r in runs if r.outcomes}
+    columns = [(rel, route) for rel in releases for route in routes if (rel, route) in by_cell]
+    names = sorted({t for outcomes in by_cell.values() for t in outcomes})
+    uneven = [t for t in names if any(by_cell[c].get(t) != "passed" for c in columns)]
+    if not uneven:
+        return ""
+    head = "".join(f"<th>{esc(rel)}<br>{esc(route)}</th>" for rel, route in columns)
+    rows = []
+    for test in uneven:
+        cells = []
+        for column in columns:
+            outcome = by_cell[column].get(test, "not run")
+            tone = {"passed": "good", "failed": "bad"}.get(outcome, "info")
+            cells.append(f'<td class="{tone}">{esc(outcome)}</td>')
+        rows.append(f"<tr><th>{esc(test)}</th>{''.join(cells)}</tr>")
+    return (
+        f"<h2>Tests that do not pass everywhere ({len(uneven)} of {len(names)})</h2>"
+        f"<table><tr><th>test</th>{head}</tr>{''.join(rows)}</table>"
+    )
+
+
 def page(runs: list[Run], command: list[str], project: Path, report: str | None) -> str:
     esc = html.escape
     routes = columns({r.route for r in runs})
@@ -69,8 +94,12 @@ def page(runs: list[Run], command: list[str], project: Path, report: str | None)
             cells.append(f'<td class="{TONES.get(run.status, "info")}">{text}</td>')
         rows.append(f"<tr><th>{esc(release)}</th>{''.join(cells)}</tr>")
     head = "".join(f"<th>{esc(route)}</th>" for route in routes)
-    failing = [r for r in runs if r.status is not Status.PASSED]
+    failing = sorted(
+        (r for r in runs if r.status is not Status.PASSED),
+        key=lambda r: (Version(r.release), routes.index(r.route)),
+    )
     passed = len(runs) - len(failing)
+    tests = per_test(runs, releases, routes)
     title = f"pallas-compat matrix: {passed} of {len(runs)} runs passed"
     sections = "".join(failure_section(run, project, report) for run in failing)
     return (
@@ -83,6 +112,7 @@ def page(runs: list[Run], command: list[str], project: Path, report: str | None)
         "<code>pallas_compat.patch()</code>, <b>migrate</b> after <code>pallas-compat migrate "
         "--write --target</code> the release.</p>"
         f"<table><tr><th>JAX</th>{head}</tr>{''.join(rows)}</table>"
+        + tests
         + (f"<h2>Failures</h2>{sections}" if sections else "")
         + "</body></html>\n"
     )

@@ -32,7 +32,10 @@ def table(runs: list[Run], project: Path) -> str:
     lines = [
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
     ]
-    failing = [r for r in runs if r.status is not Status.PASSED]
+    failing = sorted(
+        (r for r in runs if r.status is not Status.PASSED),
+        key=lambda r: (Version(r.release), routes.index(r.route)),
+    )
     if failing:
         lines += ["", "First failures:"]
     for run in failing:

@@ -56,6 +56,8 @@ class Run:
     failed: int = 0
     skipped: int = 0
     failures: list[Failure] = field(default_factory=list)
+    #: Every test's outcome (``passed``, ``failed``, ``skipped``) by its id.
+    outcomes: dict[str, str] = field(default_factory=dict)
     #: For a run without a failing test: the first line that says why (install error, crash).
     reason: str = ""
     seconds: float = 0.0
@@ -177,6 +179,8 @@ def test_id(case: ET.Element) -> str:
     file = case.get("file")
     if file:
         module = Path(file).with_suffix("").as_posix().replace("/", ".")
+        if name == module:  # a collection error: the file itself
+            return file
         inner = classname[len(module) :].lstrip(".") if classname.startswith(module) else ""
         return "::".join(p for p in (file, *inner.split("."), name) if p)
     return f"{classname}::{name}" if classname else name
@@ -189,17 +193,18 @@ def read_junit(path: Path, run: Run, root: Path) -> bool:
     except (OSError, ET.ParseError):
         return False
     for case in tree.iter("testcase"):
+        test = test_id(case)
         problem = next((c for c in case if c.tag in ("failure", "error")), None)
         if problem is not None:
             run.failed += 1
             text = problem.text or ""
-            run.failures.append(
-                Failure(
-                    test_id(case), error_line(problem.get("message", ""), text), frames(text, root)
-                )
-            )
+            message = error_line(problem.get("message", ""), text)
+            run.failures.append(Failure(test, message, frames(text, root)))
+            run.outcomes[test] = "failed"
         elif any(c.tag == "skipped" for c in case):
             run.skipped += 1
+            run.outcomes[test] = "skipped"
         else:
             run.passed += 1
+            run.outcomes[test] = "passed"
     return True

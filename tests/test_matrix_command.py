@@ -134,7 +134,9 @@ def test_the_table_and_page_point_each_native_failure_at_doctors_fix(
         "--merge", str(shard), "--format", "html", "--report", "api-diff.html", cache=cache
     )
     assert 'href="api-diff.html#form-blockspec-index-map-block-shape"' in page.stdout
-    assert page.stdout.count('class="bad"') == len(broken)
+    for release in RELEASES:
+        cell = f'<a href="#run-{release.replace(".", "-")}-native">'
+        assert (f'<td class="bad">{cell}' in page.stdout) is (release in broken)
 
 
 def test_a_second_run_reuses_the_environments(
@@ -314,3 +316,35 @@ def test_a_release_without_an_interpreter_says_so_in_its_cell(
         "JAX 0.12.0.1 needs Python >=3.12: none of 3.12, 3.13 found "
         "(install one with pyenv or `uv python install 3.12`)"
     )
+
+
+def test_any_command_is_a_cell_by_its_exit_status_patch_through_sitecustomize(
+    cache: Path,
+    result: tuple[dict, subprocess.CompletedProcess[str]],  # type: ignore[type-arg]
+) -> None:
+    script = (
+        "import numpy as np; from example_kernels import add; "
+        "x = np.ones(8, np.float32); print(float(add(x, x).sum()))"
+    )
+    newest = RELEASES[-1]
+    assert not add_runs_natively(newest)
+    done = matrix(
+        "--project",
+        str(EXAMPLE),
+        "--jax",
+        newest,
+        "--routes",
+        "native,patch",
+        "--format",
+        "json",
+        "--",
+        "python",
+        "-c",
+        script,
+        cache=cache,
+    )
+    runs = {r["route"]: r for r in json.loads(done.stdout)["runs"]}
+    assert runs["native"]["status"] == "error" and runs["native"]["exit_status"] == 1
+    assert runs["native"]["reason"].startswith("TypeError: "), runs["native"]
+    assert runs["patch"]["status"] == "passed" and runs["patch"]["outcomes"] == {}
+    assert done.returncode == 1

@@ -18,8 +18,15 @@ def test_cells_link_to_failures_and_nothing_is_left_unescaped() -> None:
             passed=1,
             failed=1,
             failures=[Failure("t.py::test_<a>", "TypeError: <bad> & worse")],
+            outcomes={"t.py::test_<a>": "failed", "t.py::test_b": "passed"},
         ),
-        Run("0.6.2", "patch", Status.PASSED, passed=2),
+        Run(
+            "0.6.2",
+            "patch",
+            Status.PASSED,
+            passed=2,
+            outcomes={"t.py::test_<a>": "passed", "t.py::test_b": "passed"},
+        ),
         Run("0.4.30", "native", Status.NOT_INSTALLABLE, reason="needs jax>=0.5 <sic>"),
     ]
     html = page(runs, ["pytest", "-k", "<x>"], Path("/p/proj"), None)
@@ -28,3 +35,5 @@ def test_cells_link_to_failures_and_nothing_is_left_unescaped() -> None:
     assert "TypeError: &lt;bad&gt; &amp; worse" in html and "needs jax&gt;=0.5 &lt;sic&gt;" in html
     assert html.index("<th>native</th>") < html.index("<th>patch</th>")
     assert "1 of 3 runs passed" in html
+    assert "Tests that do not pass everywhere (1 of 2)" in html
+    assert "<th>t.py::test_&lt;a&gt;</th>" in html and "<th>t.py::test_b</th>" not in html

@@ -70,11 +70,17 @@ def test_counts_and_first_errors_from_real_pytest(junit: tuple[Path, Path]) -> N
     run = Run("0.6.2", "native", Status.FAILED)
     assert read_junit(xml, run, root)
     assert (run.passed, run.failed, run.skipped) == (1, 2, 1)
+    assert run.outcomes == {
+        "tests/test_broken.py": "failed",
+        "tests/test_ok.py::test_passes": "passed",
+        "tests/test_ok.py::test_skipped": "skipped",
+        "tests/test_ok.py::TestKernel::test_fails[1]": "failed",
+    }
     by_test = {f.test: f for f in run.failures}
     failing = by_test["tests/test_ok.py::TestKernel::test_fails[1]"]
     assert failing.error == "AttributeError: 'int' object has no attribute 'missing'"
     assert failing.where == ("tests/test_ok.py:14", "pkg/kernel.py:2")
-    broken = next(f for test, f in by_test.items() if "test_broken" in test)
+    broken = by_test["tests/test_broken.py"]
     assert "ModuleNotFoundError: No module named 'not_a_module_anywhere'" in broken.error
 
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pallas_compat
+
 
 def test_patch_is_in_place_before_conftest_runs(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(
@@ -26,7 +28,9 @@ def test_patch_is_in_place_before_conftest_runs(tmp_path: Path) -> None:
         check=False,
     )
     assert plugged.returncode == 0, plugged.stdout
-    assert "pallas-compat 0.1.0: patch() installed into JAX " in plugged.stdout
+    assert (
+        f"pallas-compat {pallas_compat.__version__}: patch() installed into JAX " in plugged.stdout
+    )
     plain = subprocess.run(
         run, cwd=tmp_path, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False
     )
