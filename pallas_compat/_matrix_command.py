@@ -85,6 +85,9 @@ def run_one(plan: Plan, release: str, route: Route) -> Run:
     run = Run(release, str(route), Status.ERROR)
     try:
         return attempt(plan, run)
+    except OSError as exc:  # a copy or a log that cannot be written: this cell, not the run
+        run.status, run.reason = Status.ERROR, f"{type(exc).__name__}: {exc}"
+        return run
     finally:
         run.seconds = round(time.monotonic() - started, 1)
 
@@ -227,6 +230,8 @@ def plan_of(args: argparse.Namespace) -> Plan:
 def matrix(args: argparse.Namespace) -> int:
     from pallas_compat._matrix_output import render, write_output
 
+    if args.output is not None and not Path(args.output).resolve().parent.is_dir():
+        raise UsageError(f"--output {args.output}: its folder does not exist")
     if args.merge:
         runs, command, project = merged([Path(p) for p in args.merge])
         write_output(args.output, render(args.format, runs, command, Path(project), args.report))
@@ -237,8 +242,10 @@ def matrix(args: argparse.Namespace) -> int:
 
         write_output(args.output, workflow(plan.releases, plan.routes, plan.command, plan.project))
         return 0
-    if args.output is not None and not Path(args.output).resolve().parent.is_dir():
-        raise UsageError(f"--output {args.output}: its folder does not exist")
+    if plan.base.is_relative_to(plan.project):
+        raise UsageError(
+            f"the cache {plan.base} is inside the project: set PALLAS_COMPAT_CACHE elsewhere"
+        )
     uv()  # before any work: a missing uv is one line
     jobs = args.jobs or default_jobs()
     print(

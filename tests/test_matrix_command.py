@@ -178,6 +178,8 @@ def assert_refused(done: subprocess.CompletedProcess[str], says: str) -> None:
         (["--project", "/no/such/folder", "--", "pytest"], "no such folder"),
         (["--jax", "0.6.2"], "give the command to run after --"),
         (["-j", "0", "--", "pytest"], "is not a positive whole number"),
+        (["--output", "/no/such/dir/m.json", "--", "pytest"], "its folder does not exist"),
+        (["--merge", "/no/such/m.json"], "cannot read"),
     ],
 )
 def test_bad_input_before_any_work(tmp_path: Path, args: list[str], says: str) -> None:
@@ -185,6 +187,14 @@ def test_bad_input_before_any_work(tmp_path: Path, args: list[str], says: str) -
     done = matrix("--project", str(EXAMPLE), *args, cache=cache)
     assert_refused(done, says)
     assert not cache.exists()
+
+
+def test_a_cache_inside_the_project_is_refused(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    done = matrix("--project", str(project), "--", "pytest", cache=project / "cache")
+    assert_refused(done, "is inside the project: set PALLAS_COMPAT_CACHE elsewhere")
+    assert list(project.iterdir()) == []
 
 
 def test_a_command_that_does_not_exist_leaves_nothing(tmp_path: Path, cache: Path) -> None:
