@@ -14,6 +14,9 @@ from pallas_compat._matrix_doctor import advice
 from pallas_compat._matrix_results import Run, Status
 from pallas_compat._matrix_routes import columns
 
+#: Release numbers never wrap mid-number; test ids read left to right.
+OWN_STYLE = ".col,.grid td{white-space:nowrap}.test{text-align:left;font-weight:normal}"
+
 TONES = {Status.PASSED: "good", Status.FAILED: "bad", Status.ERROR: "bad"}
 
 
@@ -51,16 +54,16 @@ def failure_section(run: Run, project: Path, report: str | None) -> str:
 
 
 def per_test(runs: list[Run], releases: list[str], routes: list[str]) -> str:
-    """A row per test that does not pass in every run, a column per release and route that
-    ran tests (one that could not install is in the table above)."""
+    """A row per test that failed in some run, a column per release and route that ran tests
+    (one that could not install is in the table above)."""
     esc = html.escape
     by_cell = {(r.release, r.route): r.outcomes for r in runs if r.outcomes}
     columns = [(rel, route) for rel in releases for route in routes if (rel, route) in by_cell]
     names = sorted({t for outcomes in by_cell.values() for t in outcomes})
-    uneven = [t for t in names if any(by_cell[c].get(t) != "passed" for c in columns)]
+    uneven = [t for t in names if any(by_cell[c].get(t) == "failed" for c in columns)]
     if not uneven:
         return ""
-    head = "".join(f"<th>{esc(rel)}<br>{esc(route)}</th>" for rel, route in columns)
+    head = "".join(f'<th class="col">{esc(rel)}<br>{esc(route)}</th>' for rel, route in columns)
     rows = []
     for test in uneven:
         cells = []
@@ -68,10 +71,10 @@ def per_test(runs: list[Run], releases: list[str], routes: list[str]) -> str:
             outcome = by_cell[column].get(test, "not run")
             tone = {"passed": "good", "failed": "bad"}.get(outcome, "info")
             cells.append(f'<td class="{tone}">{esc(outcome)}</td>')
-        rows.append(f"<tr><th>{esc(test)}</th>{''.join(cells)}</tr>")
+        rows.append(f'<tr><th class="test">{esc(test)}</th>{"".join(cells)}</tr>')
     return (
-        f"<h2>Tests that do not pass everywhere ({len(uneven)} of {len(names)})</h2>"
-        f"<table><tr><th>test</th>{head}</tr>{''.join(rows)}</table>"
+        f"<h2>Tests that failed somewhere ({len(uneven)} of {len(names)})</h2>"
+        f'<table class="grid"><tr><th>test</th>{head}</tr>{"".join(rows)}</table>'
     )
 
 
@@ -105,7 +108,7 @@ def page(runs: list[Run], command: list[str], project: Path, report: str | None)
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width,initial-scale=1">'
-        f"<title>{esc(title)}</title><style>{STYLE}</style></head><body>"
+        f"<title>{esc(title)}</title><style>{STYLE}{OWN_STYLE}</style></head><body>"
         f"<h1>{esc(title)}</h1>"
         f"<p><code>{esc(' '.join(command))}</code> in {esc(project.name)}, on each JAX release "
         "by each route: <b>native</b> the code as it is, <b>patch</b> with "

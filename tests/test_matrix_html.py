@@ -35,5 +35,5 @@ def test_cells_link_to_failures_and_nothing_is_left_unescaped() -> None:
     assert "TypeError: &lt;bad&gt; &amp; worse" in html and "needs jax&gt;=0.5 &lt;sic&gt;" in html
     assert html.index("<th>native</th>") < html.index("<th>patch</th>")
     assert "1 of 3 runs passed" in html
-    assert "Tests that do not pass everywhere (1 of 2)" in html
-    assert "<th>t.py::test_&lt;a&gt;</th>" in html and "<th>t.py::test_b</th>" not in html
+    assert "Tests that failed somewhere (1 of 2)" in html
+    assert '<th class="test">t.py::test_&lt;a&gt;</th>' in html and "t.py::test_b</th>" not in html
