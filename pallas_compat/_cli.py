@@ -1,5 +1,6 @@
-"""``pallas-compat doctor``, ``migrate``, ``rules`` and ``matrix``: drifted Pallas code in
-source trees, and where a project's own tests pass.
+"""The pallas-compat commands: doctor, migrate, rules for drifted Pallas code; matrix for tests.
+
+doctor and migrate read source trees; matrix runs a project's own tests on every JAX release.
 
 Exit status: 0 fine (doctor: nothing breaks on the releases checked; migrate: done, dry run or
 written; rules: listed; matrix: every run passed), 1 doctor found something that breaks or a
