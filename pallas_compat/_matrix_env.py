@@ -114,7 +114,6 @@ def installable(project: Path) -> bool:
 @dataclass(frozen=True)
 class Environment:
     root: Path
-    python: str
 
     @property
     def bin(self) -> Path:
@@ -185,8 +184,8 @@ def prepare(
     """The environment at ``root`` with ``source`` and JAX ``release`` installed; reused when
     its stamp says the same was installed with the same project files. The stamp is written
     last, so an interrupted install is redone."""
-    minor, path = python
-    env = Environment(root, minor)
+    _, path = python
+    env = Environment(root)
     wanted = requirements(source, release, extras, also)
     stamp = root / STAMP
     digest = wanted_stamp(source, path, wanted)
