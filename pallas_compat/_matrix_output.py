@@ -15,8 +15,6 @@ from pallas_compat._matrix_doctor import advice
 from pallas_compat._matrix_results import Run, Status, as_json
 from pallas_compat._matrix_routes import columns
 
-FORMATS = ("table", "json", "html")
-
 
 def table(runs: list[Run], project: Path) -> str:
     routes = columns({r.route for r in runs})
