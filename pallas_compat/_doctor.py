@@ -10,7 +10,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from pallas_compat import _source
+from pallas_compat import _doctor_ranges, _source
 from pallas_compat._inputs import internal_error, parse, python_sources
 from pallas_compat._noqa import noqa_lines, silenced
 from pallas_compat._settings import Settings, settings
@@ -61,6 +61,8 @@ def collect(args: argparse.Namespace, chosen: Settings) -> dict[str, Any]:
         "releases": list(chosen.releases),
         "checked": chosen.label,
         "uses": records,
+        "files": _doctor_ranges.by_file(uses),
+        "tree": _doctor_ranges.ranges(uses),
         "left_untouched": unreadable,
         "skipped": [{"path": str(s.path), "reason": s.reason} for s in skipped],
         "summary": {
@@ -83,6 +85,9 @@ def text(report: dict[str, Any]) -> str:
             f"({where}{use['verdict']}); write: {use['write_instead']}"
         )
     summary = report["summary"]
+    lines += [_doctor_ranges.line(f["path"], f) for f in report["files"]]
+    if summary["files"] > 1 and report["files"]:  # files without uses run wherever JAX does
+        lines.append(_doctor_ranges.line(f"all {summary['files']} files", report["tree"]))
     lines.append(
         f"{summary['uses']} uses of drifted Pallas APIs in {summary['files']} files; "
         f"{summary['breaking']} break on {report['checked']}"

@@ -387,7 +387,8 @@ FEATURES: tuple[Feature, ...] = (
         "dot",
         "dot",
         f"{PL}:dot {TRITON}:dot",
-        "{new}(a, b, trans_a=..., trans_b=...): the same function, same dtype rules",
+        "{new}(a, b, trans_a=..., trans_b=...) in Triton kernels (the same function, same "
+        "dtype rules); in TPU and Mosaic GPU kernels jnp.dot, jnp.einsum or @ (JAX's advice)",
         backfill="jax._src.pallas.primitives:dot",
         renamed=True,
     ),

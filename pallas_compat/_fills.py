@@ -100,6 +100,9 @@ def old_signature(module: str, name: str, key: str) -> Fill:
             state, obj = find(feature.backfill)
             if state == "present":
                 return backfilled(spelling, adapted(key, obj), feature.hint)
+        resolved = resolve(feature)  # the private home moved (0.9.0-0.9.1): the public one
+        if resolved.status is not Resolution.UNAVAILABLE:
+            return backfilled(spelling, adapted(key, resolved.obj), feature.hint)
         raise missing(feature, spelling)
 
     return build
@@ -471,8 +474,42 @@ def dtypes_fills() -> dict[str, Fill]:
     }
 
 
-def nothing() -> dict[str, Fill]:
-    return {}
+#: What ``jax.util`` re-exported from ``jax._src.util`` (JAX 0.4.30's module, whole). JAX
+#: 0.6.0 deprecated them and 0.7.0 removed them while ``jax.util`` itself stayed until 0.8.0,
+#: so on 0.7.0-0.7.2 the module imports and ``jax.util.HashableFunction`` does not.
+JAX_UTIL_NAMES = (
+    "HashableFunction",
+    "as_hashable_function",
+    "cache",
+    "safe_map",
+    "safe_zip",
+    "split_dict",
+    "split_list",
+    "split_list_checked",
+    "split_merge",
+    "subvals",
+    "toposort",
+    "unzip2",
+    "wrap_name",
+    "wraps",
+)
+
+
+def jax_util_fills() -> dict[str, Fill]:
+    """Each name ``jax.util`` held: the module's own where it has it, else ``jax._src.util``'s
+    (the same object, where JAX's own kernels import it from since)."""
+    hint = FEATURES_BY_KEY["jax_util"].hint
+
+    def private(name: str) -> Fill:
+        def fill() -> Any:
+            obj = native(PRIVATE_UTIL, name)
+            if obj is None:
+                raise missing_name(JAX_UTIL, name)
+            return backfilled(f"{JAX_UTIL}.{name}", obj, hint)
+
+        return fill
+
+    return {name: native_or(JAX_UTIL, name, private(name)) for name in JAX_UTIL_NAMES}
 
 
 def prng_fills() -> dict[str, Fill]:
@@ -489,7 +526,7 @@ NAMESPACES: dict[str, tuple[tuple[str, ...], Callable[[], dict[str, Fill]]]] = {
     "pltriton": ((TRITON, GPU_LEGACY), triton_fills),
     "plmgpu": ((MOSAIC_GPU,), mosaic_gpu_fills),
     "for_loop": ((FOR_LOOP,), for_loop_fills),
-    "jax_util": ((JAX_UTIL, PRIVATE_UTIL), nothing),
+    "jax_util": ((JAX_UTIL, PRIVATE_UTIL), jax_util_fills),
     "dtypes": ((PRIVATE_DTYPES,), dtypes_fills),
     "prng": ((OLD_PRNG, PRNG), prng_fills),
 }

@@ -6,10 +6,8 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import libcst as cst
-from libcst.metadata import PositionProvider
 from packaging.version import Version
 
 from pallas_compat._facts import (
@@ -22,6 +20,9 @@ from pallas_compat._facts import (
     scanned_releases,
     works_in,
 )
+
+if TYPE_CHECKING:  # the shim imports this module (via the registry): libcst only for doctor
+    import libcst as cst
 
 
 class UseState(str, enum.Enum):
@@ -177,6 +178,8 @@ def use_at(
     warns: tuple[tuple[str, str], ...] = (),
 ) -> Use:
     """A use at ``node`` of the file ``finder`` (the dispatcher) walks."""
+    from libcst.metadata import PositionProvider
+
     pos = finder.get_metadata(PositionProvider, node).start
     spans = tuple(tuple(span) for span in releases)
     return Use(finder.path, pos.line, pos.column + 1, api, spans, hint, certain, warns)  # type: ignore[arg-type]

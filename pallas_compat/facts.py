@@ -3,7 +3,8 @@
 One declarative table (``_facts.py``) plus the release ranges scanned from every release's
 sources (``release_ranges.json``). The probes, the scripts and the report read it from here;
 nothing outside the shim edits it. Adding a rename is one ``Feature`` entry in ``_facts.py``
-(and a rescan), and every reader picks it up.
+(and a rescan), and every reader picks it up. Where the shim serves each name it fills in
+is measured on every release (``served.json``, ``shim_serves``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from pallas_compat._facts import (
     works_in,
 )
 from pallas_compat._resolve import deprecation_table, find
+from pallas_compat._served import fill_releases, shim_serves
 
 __all__ = [
     "ALIASES",
@@ -89,6 +91,7 @@ __all__ = [
     "deprecation_table",
     "describe",
     "features_and_moves",
+    "fill_releases",
     "find",
     "form_anchor",
     "name_anchor",
@@ -97,6 +100,7 @@ __all__ = [
     "renames",
     "scanned_releases",
     "served_names",
+    "shim_serves",
     "watched_names",
     "works_in",
 ]

@@ -35,11 +35,16 @@ from pallas_compat.facts import (  # noqa: E402
     FEATURES,
     FEATURES_BY_KEY,
     GPU_LEGACY,
+    INVENTORIED_MODULES,
     MEMBER_MOVES,
     PUBLIC_MODULES,
     Backend,
     CallForm,
 )
+
+#: The smaller public modules the probes inventory (``tpu_sc``, ``fuser``, ...): no shim
+#: namespace or doctor rule reads them, but the report shows their names at every release.
+OTHER_MODULES = tuple(m for m in INVENTORIED_MODULES if m not in PUBLIC_MODULES)
 
 
 def releases(oldest: Version) -> list[str]:
@@ -166,7 +171,7 @@ def statements(tree: ast.Module | ast.If | ast.Try) -> list[ast.stmt]:
     """A module's top-level statements, with those under a top-level ``if`` or ``try``: from
     0.7.1 the ``_deprecations`` table sits in the ``else`` of ``if TYPE_CHECKING:``. Of an
     ``else`` only the table is read (its other statements import the helpers that build
-    it), after the ``if`` branch, so that the table's verdict on a name stands."""
+    it); ``top_level_names`` applies the table's verdicts last, wherever it sits."""
     found: list[ast.stmt] = []
     for node in tree.body:
         if isinstance(node, ast.If | ast.Try):
@@ -187,8 +192,22 @@ def is_deprecations(node: ast.stmt) -> bool:
     return any(isinstance(t, ast.Name) and t.id == "_deprecations" for t in targets)
 
 
-#: What a module's top level says of a name.
-PRESENT, DEPRECATED, REMOVED = "present", "deprecated", "removed"
+#: What a module's top level says of a name (``MODULE``: bound by ``import x``, a module the
+#: file uses, not a name of its API; the probes' inventories leave those out too).
+PRESENT, DEPRECATED, REMOVED, MODULE = "present", "deprecated", "removed", "module"
+
+
+def warns_on_import(node: ast.stmt) -> bool:
+    """``deprecations.warn(...)`` or ``warnings.warn(...)`` at top level: the module itself is
+    deprecated (``jax.experimental.pallas.gpu`` from 0.4.35), so each of its names warns."""
+    call = node.value if isinstance(node, ast.Expr) else None
+    return (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr == "warn"
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id in ("deprecations", "warnings")
+    )
 
 
 def top_level_names(root: Path, module: str, seen: frozenset[str] = frozenset()) -> dict[str, str]:
@@ -199,7 +218,12 @@ def top_level_names(root: Path, module: str, seen: frozenset[str] = frozenset())
         return {}
     tree = ast.parse(path.read_text())
     names: dict[str, str] = {}
+    #: The ``_deprecations`` table's verdicts, applied last: from 0.12 the table comes first
+    #: and ``if TYPE_CHECKING:`` binds the deprecated names for type checkers afterwards.
+    table: dict[str, str] = {}
+    deprecated_module = False
     for node in statements(tree):
+        deprecated_module = deprecated_module or warns_on_import(node)
         if isinstance(node, ast.ImportFrom):
             for alias in node.names:
                 if alias.name == "*" and node.module:
@@ -208,7 +232,11 @@ def top_level_names(root: Path, module: str, seen: frozenset[str] = frozenset())
                     names[alias.asname or alias.name] = "present"
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                names[alias.asname or alias.name.partition(".")[0]] = "present"
+                names[alias.asname or alias.name.partition(".")[0]] = MODULE
+        elif isinstance(node, ast.Delete):  # ``del types, assume  # Clean up.``
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    names.pop(target.id, None)
         elif isinstance(node, ast.FunctionDef | ast.ClassDef):
             names[node.name] = "present"
         elif isinstance(node, ast.Assign | ast.AnnAssign):
@@ -223,12 +251,25 @@ def top_level_names(root: Path, module: str, seen: frozenset[str] = frozenset())
                     if isinstance(key, ast.Constant) and isinstance(value, ast.Tuple):
                         obj = value.elts[-1]
                         removed = isinstance(obj, ast.Constant) and obj.value is None
-                        names[key.value] = REMOVED if removed else DEPRECATED
-    return names
+                        table[key.value] = REMOVED if removed else DEPRECATED
+    if deprecated_module:
+        names = {name: DEPRECATED if works(state) else state for name, state in names.items()}
+    return names | table
 
 
 def works(state: str | None) -> bool:
-    return state in (PRESENT, DEPRECATED)
+    return state in (PRESENT, DEPRECATED, MODULE)
+
+
+def api_names(found: Readings, versions: list[str], module: str) -> list[str]:
+    """The public names some release's ``module`` binds, less the modules it imports."""
+    seen = {
+        name
+        for v in versions
+        for name, state in found.names[v][module].items()
+        if state != MODULE and not name.startswith("_")
+    }
+    return sorted(seen - {"annotations"})
 
 
 def call_forms(root: Path) -> dict[str, bool]:
@@ -478,7 +519,7 @@ def deprecated_ranges(
     keys = {
         f"{module}:{name}"
         for v in versions
-        for module in PUBLIC_MODULES
+        for module in (*PUBLIC_MODULES, *OTHER_MODULES)
         for name, state in per_release[v][module].items()
         if state == DEPRECATED
     }
@@ -526,7 +567,8 @@ class Readings:
 
 def read(versions: list[str], cache: Path) -> Readings:
     found = Readings()
-    modules = {loc.module for f in FEATURES for loc in f.locations} | set(PUBLIC_MODULES)
+    modules = {loc.module for f in FEATURES for loc in f.locations}
+    modules |= {*PUBLIC_MODULES, *OTHER_MODULES}
     for version in versions:
         root = sources(version, cache)
         found.names[version] = {m: top_level_names(root, m) for m in modules}
@@ -569,8 +611,7 @@ def name_ranges(
     """Every other public name of the Pallas modules that some release lacks."""
     names = {}
     for module in PUBLIC_MODULES:
-        seen = set().union(*(found.names[v][module] for v in versions)) - {"annotations"}
-        for name in sorted(n for n in seen if not n.startswith("_")):
+        for name in api_names(found, versions, module):
             key = f"{module}:{name}"
             spans = ranges([(v, works(found.names[v][module].get(name))) for v in versions])
             if key not in locations and spans != [[versions[0], versions[-1]]]:
@@ -579,6 +620,17 @@ def name_ranges(
                     "message": found.messages.get(key),
                     "moved_to": found.moved.get(key),
                 }
+    return names
+
+
+def other_name_ranges(found: Readings, versions: list[str]) -> dict[str, list[list[str]]]:
+    """Every public name of ``OTHER_MODULES``, with the releases that have it (a module that
+    does not exist yet has none of its names)."""
+    names = {}
+    for module in OTHER_MODULES:
+        for name in api_names(found, versions, module):
+            flags = [(v, works(found.names[v][module].get(name))) for v in versions]
+            names[f"{module}:{name}"] = ranges(flags)
     return names
 
 
@@ -609,6 +661,7 @@ def table(found: Readings, versions: list[str], cache: Path) -> dict[str, Any]:
         },
         "compiler_params_fields": {backend: fields.get(backend, {}) for backend in backends},
         "names": name_ranges(found, versions, locations),
+        "other_names": other_name_ranges(found, versions),
         "pallas_call_keywords": {
             name: ranges([(v, name in found.keywords[v]) for v in versions])
             for name in sorted(set().union(*found.keywords.values()))

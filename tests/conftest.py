@@ -46,6 +46,7 @@ RELEASE_DEPENDENT = frozenset(
         "test_real_kernels",
         "test_recorder",
         "test_resolve",
+        "test_served",
         "test_shim_imports",
         "test_shim_kernels",
         "test_warnings",

@@ -15,7 +15,6 @@ import jax.numpy as jnp
 import ml_dtypes
 import numpy as np
 import pytest
-from packaging.version import Version
 
 from pallas_compat import _outside
 from pallas_compat._resolve import import_optional
@@ -89,22 +88,9 @@ def test_bit_width_refuses_what_has_no_width() -> None:
 
 REAL = importlib.resources.files("tests") / "fixtures" / "real"
 #: Real kernel files and the outside-Pallas module each reaches through a name of its own.
-#: JAX 0.7.0-0.7.2 keep ``jax.util`` but removed ``HashableFunction`` from it (deprecated in
-#: 0.6.0; the class stays in ``jax._src.util``), and ``patch()`` does not put it back yet.
-#: Found when this test first ran on 0.7.2 (issue 21); the fix changes the shim's sources,
-#: which reruns the whole main job, so it is the next round's.
-UTIL_WITHOUT_HASHABLE = pytest.mark.xfail(
-    Version("0.7.0") <= Version(jax.__version__) <= Version("0.7.2"),
-    reason="JAX 0.7.0-0.7.2: jax.util lost HashableFunction and patch() does not serve it yet",
-    strict=True,
-)
+#: (JAX 0.7.0-0.7.2 keep ``jax.util`` without ``HashableFunction``: patch() fills it in.)
 USERS = (
-    pytest.param(
-        "jax_0_4_30/splash_attention_mask_info.py",
-        "jax_util",
-        "from jax import util as jax_util",
-        marks=UTIL_WITHOUT_HASHABLE,
-    ),
+    ("jax_0_4_30/splash_attention_mask_info.py", "jax_util", "from jax import util as jax_util"),
     ("jax_0_6_2/ragged_paged_attention_kernel.py", "dtypes", "from jax._src import dtypes"),
     ("jax_0_6_2/threefry.py", "prng", "from jax._src import prng"),
 )

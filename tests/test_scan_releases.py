@@ -55,6 +55,33 @@ def test_a_deprecation_table_in_an_else_branch_says_deprecated_and_removed(
     assert scan.works(names["load"]) and not scan.works(names["dot"])
 
 
+#: JAX 0.12's shape: the table at top level first, the type checkers' bindings after it.
+INIT_0_12 = """\
+import typing
+from jax._src.pallas.primitives import DeviceIdType as _deprecated_DeviceIdType
+
+_deprecations = {
+    "DeviceIdType": ("pl.DeviceIdType is deprecated.", _deprecated_DeviceIdType),
+    "dot": ("pl.dot was removed in JAX v0.12.0.", None),
+}
+
+if typing.TYPE_CHECKING:
+  DeviceIdType = _deprecated_DeviceIdType
+else:
+  from jax._src.deprecations import deprecation_getattr as _deprecation_getattr
+  __getattr__ = _deprecation_getattr(__name__, _deprecations)
+"""
+
+
+def test_a_name_bound_for_type_checkers_after_the_table_is_still_deprecated(
+    tmp_path: Path,
+) -> None:
+    root = tree(tmp_path, {"jax/experimental/pallas/__init__.py": INIT_0_12})
+    names = scan.top_level_names(root, "jax.experimental.pallas")
+    assert names["DeviceIdType"] == scan.DEPRECATED
+    assert names["dot"] == scan.REMOVED
+
+
 def test_statements_descend_into_top_level_if_and_try() -> None:
     source = "try:\n  import a\nexcept ImportError:\n  a = None\nif x:\n  b = 1\nelse:\n  c = 2\n"
     found = [ast.unparse(s) for s in scan.statements(ast.parse(source))]
@@ -63,7 +90,8 @@ def test_statements_descend_into_top_level_if_and_try() -> None:
 
 def test_deprecated_ranges_span_the_releases_that_warn() -> None:
     per_release = {
-        v: {m: {} for m in scan.PUBLIC_MODULES} for v in ("0.7.0", "0.7.1", "0.8.3", "0.9.0")
+        v: {m: {} for m in (*scan.PUBLIC_MODULES, *scan.OTHER_MODULES)}
+        for v in ("0.7.0", "0.7.1", "0.8.3", "0.9.0")
     }
     pl = "jax.experimental.pallas"
     per_release["0.7.0"][pl] = {"load": scan.PRESENT}
