@@ -150,8 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--report",
-        default="reports/api-diff.html",
-        help="with --format html: the API-diff page each use links into (default: %(default)s)",
+        metavar="PAGE",
+        help="with --format html: the API-diff page (a path that exists, or a URL) each use "
+        "links into (default: the page of the pallas-compat checkout, where there is one)",
     )
     add_rule_selection(check)
     check.set_defaults(run=run_doctor)

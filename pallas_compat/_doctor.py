@@ -115,13 +115,18 @@ def own_version() -> str:
 
 
 def doctor(args: argparse.Namespace) -> int:
+    url = None
+    if args.format == "html":  # a page that is not there is refused before any file is read
+        from pallas_compat._doctor_html import report_url
+
+        url = report_url(args.report)
     report = collect(args, settings(args))
     if args.format == "json":
         out = json.dumps(report, indent=1) + "\n"
     elif args.format == "html":
         from pallas_compat._doctor_html import page
 
-        out = page(report, args.report)
+        out = page(report, url)
     elif args.format == "github":
         from pallas_compat._github import annotations
 

@@ -1,42 +1,84 @@
 """``pallas-compat doctor --format html``: the uses found, each linked to the row of the API-diff
-report that tells when its API came and went. One self-contained page; every string escaped."""
+report that tells when its API came and went. One self-contained page; every string escaped.
+
+The links point at the page by an absolute address (a ``file:`` URI for a path), so they work
+wherever the output is saved: ``--report PAGE`` (a path that must exist, or a URL), else the
+page of the pallas-compat checkout doctor runs from; installed from a wheel, without either,
+the uses are listed unlinked and the page says how to link them.
+"""
 
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Any
 
 from pallas_compat._anchors import anchor_for
+from pallas_compat._settings import UsageError
+
+#: The page a checkout of pallas-compat keeps (``nox -s report`` writes it).
+CHECKOUT_PAGE = Path(__file__).resolve().parents[1] / "reports" / "api-diff.html"
+
+
+def report_url(given: str | None) -> str | None:
+    """The API-diff page's address for links, or None when there is none to link to."""
+    if given is None:
+        return CHECKOUT_PAGE.as_uri() if CHECKOUT_PAGE.is_file() else None
+    if "://" in given:
+        return given
+    path = Path(given).expanduser()
+    if not path.is_file():
+        raise UsageError(
+            f"--report {given}: no such file (give the API-diff page, api-diff.html, by a "
+            "path or a URL)"
+        )
+    return path.resolve().as_uri()
+
 
 STYLE = (
     "body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;padding:1em;max-width:1380px}"
     "table{border-collapse:collapse;max-width:100%}td,th{border:1px solid #ccc;padding:2px 6px;"
     "vertical-align:top;overflow-wrap:anywhere}th{background:#f3f3f3}"
-    ".bad{background:#fde2e1}.good{background:#e3f5e1}.info{background:#eef2f7}"
+    ".bad{background:#fde2e1}.good{background:#e3f5e1}.warn{background:#fff4d6}"
+    ".info{background:#eef2f7}"
 )
 
 
 #: A use's state (doctor's words) -> the tone of its verdict cell.
-TONES = {"breaks": "bad", "works": "good"}
+TONES = {"breaks": "bad", "works": "good", "works with a warning": "warn"}
 
 
-def page(report: dict[str, Any], report_url: str) -> str:
+def api_cell(api: str, url: str | None) -> str:
+    if url is None:
+        return f"<td>{html.escape(api)}</td>"
+    link = f"{url}#{anchor_for(api)}"
+    return f'<td><a href="{html.escape(link)}">{html.escape(api)}</a></td>'
+
+
+def page(report: dict[str, Any], report_url: str | None) -> str:
     """``report`` is doctor's JSON record; ``report_url`` the API-diff page to link into."""
     summary = report["summary"]
     rows = []
     for use in report["uses"]:
         tone = TONES.get(use["state"], "info")
-        link = f"{report_url}#{anchor_for(use['api'])}"
         rows.append(
             "<tr>"
             f"<td>{html.escape(use['path'])}:{use['line']}:{use['column']}</td>"
             f"<td>{html.escape(use['code'])} {html.escape(use['rule'])}</td>"
-            f'<td><a href="{html.escape(link)}">{html.escape(use["api"])}</a></td>'
-            f"<td>{html.escape(use['works_in'])}</td>"
+            + api_cell(use["api"], report_url)
+            + f"<td>{html.escape(use['works_in'])}</td>"
             f'<td class="{tone}">{html.escape(use["verdict"])}</td>'
             f"<td>{html.escape(use['write_instead'])}</td>"
             "</tr>"
         )
+    entries = list(report.get("files", []))
+    if entries:
+        entries.append({"path": "all files", **report["tree"]})
+    files = "".join(
+        f"<tr><td>{html.escape(f['path'])}</td><td>{html.escape(f['runs_unchanged'])}</td>"
+        f"<td>{html.escape(f['with_pallas_compat'])}</td></tr>"
+        for f in entries
+    )
     title = (
         f"pallas-compat doctor: {summary['breaking']} of {summary['uses']} uses break on "
         f"{report['checked']}"
@@ -46,10 +88,22 @@ def page(report: dict[str, Any], report_url: str) -> str:
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>"
         f"<h1>{html.escape(title)}</h1>"
-        f"<p>{summary['files']} files read. Each API links to its row in "
-        f'<a href="{html.escape(report_url)}">the API-diff report</a>.</p>'
-        "<table><tr><th>where</th><th>rule</th><th>API</th><th>works in JAX</th><th>verdict</th>"
+        + (
+            f"<p>{summary['files']} files read. Each API links to its row in "
+            f'<a href="{html.escape(report_url)}">the API-diff report</a>.</p>'
+            if report_url
+            else f"<p>{summary['files']} files read. To link each API to its row in the "
+            "API-diff report, pass --report PAGE (the api-diff.html of a pallas-compat "
+            "checkout, or its URL).</p>"
+        )
+        + "<table><tr><th>where</th><th>rule</th><th>API</th><th>works in JAX</th><th>verdict</th>"
         f"<th>write instead</th></tr>{''.join(rows)}</table>"
+        + (
+            "<h2>Where each file runs</h2><table><tr><th>file</th><th>unchanged on</th>"
+            f"<th>with pallas_compat on</th></tr>{files}</table>"
+            if files
+            else ""
+        )
         + (f"<h2>Could not be read</h2><ul>{untouched}</ul>" if untouched else "")
         + "</body></html>\n"
     )

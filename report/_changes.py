@@ -12,6 +12,7 @@ from packaging.version import Version
 
 from pallas_compat.facts import Location, name_anchor
 from report._load import Snapshot
+from report._surface import Surface
 
 PRESENT = ("present", "deprecated")
 
@@ -34,6 +35,7 @@ class NameEvent:
 
 
 def state(snapshot: Snapshot, module: str, name: str) -> tuple[str, str | None]:
+    """A name's state as one snapshot recorded it (the probes' view of one release)."""
     entry = snapshot.data["modules"].get(module, {}).get("names", {}).get(name)
     if entry is None:
         return "absent", None
@@ -50,13 +52,15 @@ def all_names(snapshots: list[Snapshot]) -> list[tuple[str, str]]:
     return sorted(names)
 
 
-def timeline(snapshots: list[Snapshot]) -> list[NameEvent]:
-    """Every public name's added / deprecated / removed / re-added, release by release."""
+def timeline(surface: Surface, releases: list[str] | None = None) -> list[NameEvent]:
+    """Every public name's added / deprecated / removed / re-added, release by release, over
+    every scanned release (or ``releases``)."""
+    releases = releases or surface.releases
     events = []
-    for module, name in all_names(snapshots):
+    for module, name in surface.names():
         previous, ever = "absent", False
-        for index, snap in enumerate(snapshots):
-            current, message = state(snap, module, name)
+        for index, release in enumerate(releases):
+            current, message = surface.state(release, module, name)
             change = None
             if current in PRESENT and previous not in PRESENT:
                 change = "re-added" if ever else ("added" if index else None)
@@ -67,7 +71,7 @@ def timeline(snapshots: list[Snapshot]) -> list[NameEvent]:
             elif current not in PRESENT and previous in PRESENT:
                 change = "removed"
             if change:
-                events.append(NameEvent(module, name, snap.release, change, message))
+                events.append(NameEvent(module, name, release, change, message))
             ever = ever or current in PRESENT
             previous = current
     return sorted(events, key=lambda e: (e.module, e.name, Version(e.release)))

@@ -1,5 +1,6 @@
-"""``python -m report [SNAPSHOT_DIR] [--out reports/]``, ``python -m report guide --from A --to B``
-and ``python -m report diff A.json B.json``: read snapshots and results, never JAX."""
+"""``python -m report [SNAPSHOT_DIR] [--out reports/]``, ``python -m report guide --from A --to B``,
+``python -m report support --from A --to B`` and ``python -m report diff A.json B.json``: read
+snapshots, results and the release scan, never JAX."""
 
 from __future__ import annotations
 
@@ -10,8 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from packaging.version import Version
+
 from common import MatrixError, Parser, load_matrix, run_cli, unwritable, write_all
-from report import _guide, _render, _sections
+from pallas_compat.facts import scanned_releases
+from report import _guide, _render, _sections, _support
 from report._load import (
     InputError,
     load_corpus_results,
@@ -21,6 +25,7 @@ from report._load import (
     load_thirdparty_results,
 )
 from report._model import Section
+from report._surface import Surface
 
 TITLE = "Pallas API drift across JAX releases"
 
@@ -32,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
         description="Write the API-diff report (api-diff.md and .html); `guide` and `diff` "
-        "answer one upgrade in a terminal.",
+        "answer one upgrade in a terminal, `support` one support window.",
     )
     parser.add_argument(
         "snapshots",
@@ -99,10 +104,11 @@ def build(argv: Sequence[str]) -> int:
     }
     corpus_results = load_corpus_results(args.snapshots.parent / "corpus")
     thirdparty_results = load_thirdparty_results(args.snapshots.parent / "thirdparty")
+    surface = Surface(tuple(snapshots))
     sections = _sections.build(
-        snapshots, results, skipped, undeclared, corpus_results, thirdparty_results
+        surface, results, skipped, undeclared, corpus_results, thirdparty_results
     )
-    answers = _sections.answers(releases)
+    answers = _sections.answers(releases, surface)
     markdown = _render.markdown(TITLE, releases, sections, answers)
     page = _render.page(TITLE, releases, sections, answers)
     try:  # both or neither: the two pages never describe different snapshots
@@ -126,33 +132,62 @@ def diff(argv: Sequence[str]) -> int:
     old, new = load_snapshot(args.old), load_snapshot(args.new)
     if old.release == new.release:
         raise InputError(f"{args.new}: the same release as {args.old} (JAX {old.release})")
-    sys.stdout.write(_guide.text(_guide.guide(old, new)))
+    refuse_downgrade(old.release, new.release)
+    surface = Surface((old, new))
+    sys.stdout.write(_guide.text(_guide.guide(old.release, new.release, surface)))
     return 0
 
 
-def guide(argv: Sequence[str]) -> int:
-    parser = Parser(
-        prog=f"{PROG} guide",
-        description="The upgrade guide from one JAX release to another: only what breaks.",
+def scanned(release: str, what: str) -> str:
+    known = scanned_releases()
+    if release not in known:
+        raise InputError(
+            f"{what} {release}: not a JAX release the scan knows (pallas_compat/"
+            f"release_ranges.json has {known[0]} to {known[-1]}, {len(known)} releases)"
+        )
+    return release
+
+
+def releases_between(
+    parser: argparse.ArgumentParser, argv: Sequence[str], examples: tuple[str, str]
+) -> tuple[argparse.Namespace, str, str]:
+    """``--from A --to B`` (two scanned releases), ``--snapshots`` and ``--format``, parsed."""
+    parser.add_argument(
+        "--from", dest="old", required=True, metavar="A", help=f"e.g. {examples[0]}"
     )
-    parser.add_argument("--from", dest="old", required=True, metavar="A", help="e.g. 0.6.2")
-    parser.add_argument("--to", dest="new", required=True, metavar="B", help="e.g. 0.9.2")
+    parser.add_argument("--to", dest="new", required=True, metavar="B", help=f"e.g. {examples[1]}")
     parser.add_argument(
         "--snapshots", type=Path, default=Path("reports/snapshots"), help="(default: %(default)s)"
     )
     parser.add_argument("--format", choices=("text", "markdown"), default="text")
     args = parser.parse_args(argv)
-    snapshots = {s.release: s for s in load_snapshots(args.snapshots)}
-    for release in (args.old, args.new):
-        if release not in snapshots:
-            known = ", ".join(snapshots)
-            raise InputError(f"no snapshot of JAX {release} in {args.snapshots} (have: {known})")
-    if args.old == args.new:
-        raise InputError(f"--from and --to are both {args.old}")
+    return args, scanned(args.old, "--from"), scanned(args.new, "--to")
+
+
+def refuse_downgrade(old: str, new: str) -> None:
+    if Version(old) > Version(new):
+        raise InputError(
+            f"--from {old} is newer than --to {new}: that is a downgrade; the guide is for "
+            f"upgrades (to see what {new} lacks, run --from {new} --to {old})"
+        )
+
+
+def guide(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog=f"{PROG} guide",
+        description="The upgrade guide from one JAX release to another (any two the release "
+        "scan knows): only what breaks.",
+    )
+    args, old, new = releases_between(parser, argv, ("0.4.35", "0.9.2"))
+    if old == new:
+        raise InputError(f"--from and --to are both {old}")
+    refuse_downgrade(old, new)
+    surface = Surface(tuple(load_snapshots(args.snapshots)))
     folder = args.snapshots.parent
     found = _guide.guide(
-        snapshots[args.old],
-        snapshots[args.new],
+        old,
+        new,
+        surface,
         load_kernel_results(folder / "kernels"),
         load_corpus_results(folder / "corpus"),
         load_thirdparty_results(folder / "thirdparty"),
@@ -161,16 +196,32 @@ def guide(argv: Sequence[str]) -> int:
         sys.stdout.write(_guide.text(found))
     else:
         title = f"Upgrading JAX {found.old} → {found.new}"
-        sections = [
-            Section(
-                title, found.anchor, f"{len(found.changes)} changes.", _sections.guide_tables(found)
-            )
-        ]
+        intro = f"{len(found.changes)} changes." + (f" {found.note}" if found.note else "")
+        sections = [Section(title, found.anchor, intro, _sections.guide_tables(found))]
         sys.stdout.write(_render.markdown(title, [found.old, found.new], sections, []))
     return 0
 
 
-SUBCOMMANDS = {"guide": guide, "diff": diff}
+def support(argv: Sequence[str]) -> int:
+    parser = Parser(
+        prog=f"{PROG} support",
+        description="A support window: per area, the spellings that work natively on every "
+        "release from A to B, and the pallas_compat spelling where none does.",
+    )
+    args, old, new = releases_between(parser, argv, ("0.5.3", "0.12.0.1"))
+    if Version(old) > Version(new):
+        raise InputError(f"--from {old} is newer than --to {new}: give the window oldest first")
+    surface = Surface(tuple(load_snapshots(args.snapshots)))
+    window = _support.window(old, new, surface)
+    if args.format == "text":
+        sys.stdout.write(_support.text(window))
+    else:
+        section = _sections.support_section(window)
+        sys.stdout.write(_render.markdown(section.title, [old, new], [section], []))
+    return 0
+
+
+SUBCOMMANDS = {"guide": guide, "diff": diff, "support": support}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

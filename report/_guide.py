@@ -36,6 +36,7 @@ from pallas_compat.facts import (
     pallas_call_keyword_releases,
     release_ranges,
     served_names,
+    shim_serves,
     works_in,
 )
 from pallas_compat.rules import (
@@ -47,6 +48,7 @@ from pallas_compat.rules import (
 )
 from report import _changes
 from report._load import Snapshot
+from report._surface import ABSENT, DEPRECATED, PRESENT, RUNS, Surface
 
 
 class ChangeKind(Word):
@@ -72,8 +74,10 @@ class Change:
     #: Does ``pallas-compat migrate`` rewrite the old code?
     migrate: bool | None = None
     anchor: str = ""
-    #: Before / after error text, for behaviours.
+    #: Before / after error text, for behaviours; JAX's dating where it differs.
     detail: str = ""
+    #: JAX's own advice (its deprecation message), where it says more than ``instead``.
+    advice: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ class Guide:
     old: str
     new: str
     changes: list[Change]
+    #: What the guide could not check for this pair (behaviours of unprobed releases).
+    note: str = ""
 
     @property
     def anchor(self) -> str:
@@ -115,10 +121,10 @@ USE_SPELLING = re.compile(rf"\b[Uu]se (`?)((?:{SPELLED})\.[\w.]+(?:\(\))?)\1")
 PALLAS_CALL_KEY = f"{PL}:pallas_call"
 
 
-def successor(feature: Feature, new: Snapshot) -> Location | None:
-    """The newest public spelling of a renamed feature that ``new`` has."""
+def successor(feature: Feature, release: str, surface: Surface) -> Location | None:
+    """The newest public spelling of a renamed feature that ``release`` has."""
     for place in reversed(feature.locations):
-        if not place.private and _changes.state(new, place.module, place.attr)[0] == "present":
+        if not place.private and surface.state(release, place.module, place.attr)[0] == PRESENT:
             return place
     return None
 
@@ -127,19 +133,46 @@ MESSAGE_RELEASE = re.compile(r"(deprecated|removed) in JAX v?(\d+\.\d+(?:\.\d+)*
 
 
 def wrong_release(message: str | None, measured: dict[str, str]) -> str:
-    """Where JAX's message dates a change earlier-or-later than the probes saw it happen
-    (``measured``: change -> the first snapshot showing it), say what was measured."""
+    """Where JAX's message dates a change to another release than the release sources show
+    it (``measured``: change -> the first release showing it), say what was measured."""
     notes = []
     for change, said in MESSAGE_RELEASE.findall(message or ""):
         seen = measured.get(change)
-        if seen is not None and Version(seen) < Version(said):
+        if seen is not None and Version(seen) != Version(said):
             notes.append(
-                f"JAX's message says {change} in {said}; the probes saw it {change} in {seen}"
+                f"JAX's message says {change} in {said}; the release sources show it {change} "
+                f"from {seen}"
             )
     return "; ".join(notes)
 
 
-def instead_of(module: str, name: str, new: Snapshot, message: str | None) -> str:
+def measured_changes(surface: Surface, module: str, name: str) -> dict[str, str]:
+    """change -> the first release the name is in that state, after it last worked plainly."""
+    found = {}
+    deprecated = surface.first(module, name, DEPRECATED)
+    if deprecated:
+        found["deprecated"] = deprecated
+    lived = [r for r in surface.releases if surface.state(r, module, name)[0] in RUNS]
+    if lived:
+        gone = surface.first(module, name, ABSENT, after=lived[-1])
+        if gone:
+            found["removed"] = gone
+    return found
+
+
+def jax_advice(message: str | None, instead: str) -> str:
+    """JAX's "Use X instead" sentence, where it names something ``instead`` does not."""
+    for sentence in re.split(r"(?<=\.) ", " ".join((message or "").split())):
+        if re.match(r"[Uu]se ", sentence):
+            said = sentence.rstrip(".").replace("``", "")
+            wanted = USE_SPELLING.search(sentence)
+            if wanted and wanted.group(2) in instead:
+                return ""
+            return f"JAX's advice: {said}"
+    return ""
+
+
+def instead_of(module: str, name: str, new: str, message: str | None) -> str:
     """What to write for a name with no feature: the table, or the spelling JAX's own message
     names; else say there is none."""
     loc = f"{module}:{name}"
@@ -148,28 +181,44 @@ def instead_of(module: str, name: str, new: Snapshot, message: str | None) -> st
     found = USE_SPELLING.search(message or "")
     if found:
         return found.group(2)
-    return f"no public successor in JAX {new.release}"
+    return f"no public successor in JAX {new}"
 
 
-def name_change(module: str, name: str, new: Snapshot, message: str | None) -> Change:
-    """A name present in A and absent in B: renamed or removed, and who handles it."""
+def gone_from(surface: Surface, module: str, name: str, old: str) -> str | None:
+    return surface.first(module, name, ABSENT, after=old)
+
+
+def name_change(
+    module: str, name: str, old: str, new: str, surface: Surface, message: str | None
+) -> Change:
+    """A name that works on ``old`` and not on ``new``: renamed or removed (and when), and
+    who handles it. "pallas_compat serves it" is what the shim was measured to serve."""
     loc = f"{module}:{name}"
     spelling = Location(module, name).spelling
-    anchor = name_anchor(spelling)
+    anchor = surface.anchor(module, name)
     feature = owner(loc)
-    served = feature is not None and new.data["features"].get(feature.key, {}).get(
-        "status", "unavailable" if not feature.key.startswith("moved:") else "current"
-    ) not in ("unavailable",)
+    served = shim_serves(module, name, new)
+    gone = gone_from(surface, module, name, old) or new
+    dating = wrong_release(message, measured_changes(surface, module, name))
     if feature is not None and feature.renamed:
-        place = successor(feature, new)
+        place = successor(feature, new, surface)
         if place is not None and place.spelling != spelling:
-            what = f"renamed: {place.spelling} in JAX {new.release}"
+            since = surface.first(place.module, place.attr, PRESENT) or new
+            what = f"renamed to {place.spelling} in JAX {since}; the old name went in {gone}"
             rewrites = migrate_rewrites(feature)
             return Change(
-                ChangeKind.RENAMED, spelling, what, place.spelling, True, rewrites, anchor
+                ChangeKind.RENAMED,
+                spelling,
+                what,
+                place.spelling,
+                served,
+                rewrites,
+                anchor,
+                dating,
+                jax_advice(message, place.spelling),
             )
     if feature is not None:
-        what = "removed; pallas-compat serves it" if served else "removed"
+        what = f"removed in JAX {gone}" + ("; pallas-compat serves it" if served else "")
         return Change(
             ChangeKind.REMOVED,
             spelling,
@@ -178,16 +227,20 @@ def name_change(module: str, name: str, new: Snapshot, message: str | None) -> C
             served,
             migrate_rewrites(feature),
             anchor,
+            dating,
+            jax_advice(message, feature.hint),
         )
-    if module == GPU_LEGACY and _changes.state(new, TRITON, name)[0] == "present":
+    if module == GPU_LEGACY and surface.state(new, TRITON, name)[0] == PRESENT:
         place = Location(TRITON, name).spelling  # the legacy module was Triton's: patch() and
-        what = f"module gone: {place} in JAX {new.release}"  # migrate both follow the import
+        what = f"module gone in JAX {gone}: {place}"  # migrate both follow the import
         rewrites = migrate_fixes(gpu_module.RULE)
-        return Change(ChangeKind.RENAMED, spelling, what, place, True, rewrites, anchor)
+        return Change(ChangeKind.RENAMED, spelling, what, place, served, rewrites, anchor, dating)
     instead = instead_of(module, name, new, message)
-    kept = name in shim_fills(module)
-    what = "removed; pallas-compat serves it" if kept else "removed"
-    return Change(ChangeKind.REMOVED, spelling, what, instead, kept, False, anchor)
+    what = f"removed in JAX {gone}" + ("; pallas-compat serves it" if served else "")
+    advice = jax_advice(message, instead)
+    return Change(
+        ChangeKind.REMOVED, spelling, what, instead, served, False, anchor, dating, advice
+    )
 
 
 @functools.cache
@@ -196,28 +249,35 @@ def shim_fills(module: str) -> frozenset[str]:
     return served_names(module)
 
 
-def names(old: Snapshot, new: Snapshot) -> list[Change]:
+def names(old: str, new: str, surface: Surface) -> list[Change]:
     changes = []
-    for module, name in _changes.all_names([old, new]):
-        before, _ = _changes.state(old, module, name)
-        after, message = _changes.state(new, module, name)
-        if before in _changes.PRESENT and after not in _changes.PRESENT:
-            gone_message = release_ranges()["names"].get(f"{module}:{name}", {}).get("message")
-            changes.append(name_change(module, name, new, message or gone_message))
-        elif before == "present" and after == "deprecated":
-            replaced = name_change(module, name, new, message)
+    for module, name in surface.names():
+        before, _ = surface.state(old, module, name)
+        after, message = surface.state(new, module, name)
+        if before in RUNS and after not in RUNS:
+            changes.append(name_change(module, name, old, new, surface, message))
+        elif before == PRESENT and after == DEPRECATED:
+            replaced = name_change(module, name, old, new, surface, message)
             instead = WRITE_INSTEAD.get(f"{module}:{name}") or replaced.instead
             if instead == replaced.subject or instead.startswith("no public"):
                 instead = instead_of(module, name, new, message)
+            since = surface.first(module, name, DEPRECATED, after=old) or new
+            lived = [r for r in surface.releases if surface.state(r, module, name)[0] in RUNS]
+            gone = surface.first(module, name, ABSENT, after=lived[-1]) if lived else None
+            what = f"deprecated in JAX {since}" + (
+                f"; removed in {gone}" if gone else "; no release removes it yet"
+            )
             changes.append(
                 Change(
                     ChangeKind.DEPRECATED,
                     replaced.subject,
-                    f"deprecated in JAX {new.release}",
+                    what,
                     instead,
                     True,
                     replaced.kind is ChangeKind.RENAMED,
                     replaced.anchor,
+                    replaced.detail,
+                    jax_advice(message, instead),
                 )
             )
     return changes
@@ -226,12 +286,22 @@ def names(old: Snapshot, new: Snapshot) -> list[Change]:
 # -- call forms, keywords, signatures
 
 
-def call_forms(old: Snapshot, new: Snapshot) -> list[Change]:
+def first_refusing(spans: list[list[str]], old: str, surface: Surface) -> str:
+    """The first release after ``old`` outside ``spans`` (where the form stopped working)."""
+    later = [r for r in surface.releases if Version(r) > Version(old)]
+    return next((r for r in later if not works_in(spans, r)), later[-1] if later else old)
+
+
+def call_forms(
+    old: str, new: str, surface: Surface, shapes: list[_changes.ShapeChange] | None
+) -> list[Change]:
+    """Call forms and ``pallas_call`` keywords a release stopped taking (scanned, on every
+    release), then signature changes: probed when both releases are, else the scan's."""
     changes = []
     for form, instead in CALL_FORMS.items():
         spans = call_form_releases(form)
-        if works_in(spans, old.release) and not works_in(spans, new.release):
-            what = f"refused from JAX {new.release}"
+        if works_in(spans, old) and not works_in(spans, new):
+            what = f"refused from JAX {first_refusing(spans, old, surface)}"
             changes.append(
                 Change(
                     ChangeKind.CALL_FORM,
@@ -247,23 +317,51 @@ def call_forms(old: Snapshot, new: Snapshot) -> list[Change]:
         spans = pallas_call_keyword_releases(name)
         if f"pallas_call({name}=...)" in CALL_FORMS:
             continue  # listed above, as a call form
-        if works_in(spans, old.release) and not works_in(spans, new.release):
+        if works_in(spans, old) and not works_in(spans, new):
             instead = CALL_KEYWORDS.get(name, f"leave pallas_call({name}=...) out")
             changes.append(
                 Change(
                     ChangeKind.CALL_FORM,
                     f"pallas_call({name}=...)",
-                    f"keyword gone in JAX {new.release}",
+                    f"keyword gone in JAX {first_refusing(spans, old, surface)}",
                     instead,
                     name in SERVED_KEYWORDS,
                     migrate_fixes_keyword(PALLAS_CALL_KEY, name),
                 )
             )
     keywords_listed = {c.subject for c in changes}
-    for change in _changes.shape_changes([old, new]):
+    if shapes is None:
+        return changes + scanned_keyword_changes(old, new, keywords_listed)
+    for change in shapes:
         found = signature_change(change, keywords_listed)
         if found is not None:
             changes.append(found)
+    return changes
+
+
+def scanned_keyword_changes(old: str, new: str, listed: set[str]) -> list[Change]:
+    """For a release the probes did not take: keywords of public callables that ``old`` takes
+    and ``new`` does not, from the release scan."""
+    changes = []
+    for key, words in sorted(release_ranges().get("keywords", {}).items()):
+        module, _, attr = key.partition(":")
+        spelling = Location(module, attr).spelling
+        gone = sorted(
+            w
+            for w, spans in words.items()
+            if works_in(spans, old) and not works_in(spans, new) and not w.startswith("_")
+        )
+        gone = [w for w in gone if f"pallas_call({w}=...)" not in listed]
+        if gone and works_in(Location(module, attr).releases or [[old, new]], new):
+            changes.append(
+                Change(
+                    ChangeKind.CALL_FORM,
+                    spelling,
+                    "signature: " + "; ".join(f"`{w}` gone" for w in gone),
+                    ", ".join(f"no {w}=" for w in gone),
+                    anchor=name_anchor(spelling),
+                )
+            )
     return changes
 
 
@@ -404,14 +502,14 @@ def behaviours(old: Snapshot, new: Snapshot) -> list[Change]:
 # -- kernels
 
 
-def kernels(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) -> list[Change]:
+def kernels(old: str, new: str, results: dict[str, dict[str, Any]]) -> list[Change]:
     """Chapter kernels that passed on A and do not on B (same kernel, same mode)."""
 
     def table(release: str) -> dict[tuple[str, str], dict[str, Any]]:
         doc = results.get(release) or {}
         return {(r["kernel"], r["mode"]): r for r in doc.get("results", [])}
 
-    before, after = table(old.release), table(new.release)
+    before, after = table(old), table(new)
     changes = []
     for key in sorted(set(before) & set(after)):
         if before[key]["status"] == KernelStatus.PASS and after[key]["status"] != KernelStatus.PASS:
@@ -421,7 +519,7 @@ def kernels(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) ->
                 Change(
                     ChangeKind.KERNELS,
                     f"{kernel} ({mode})",
-                    f"{after[key]['status']} on JAX {new.release}",
+                    f"{after[key]['status']} on JAX {new}",
                     str(why).splitlines()[0] if why else "",
                     anchor="kernels",
                 )
@@ -430,8 +528,8 @@ def kernels(old: Snapshot, new: Snapshot, results: dict[str, dict[str, Any]]) ->
 
 
 def corpus(
-    old: Snapshot,
-    new: Snapshot,
+    old: str,
+    new: str,
     results: dict[str, dict[str, Any]],
     *,
     whose: str = "own ops",
@@ -439,9 +537,7 @@ def corpus(
 ) -> list[Change]:
     """Kernels written for JAX A (its own ops, or libraries' kernels) run on B: one line per
     route, failures named."""
-    records = [
-        r for r in (results.get(new.release) or {}).get("results", []) if r["from"] == old.release
-    ]
+    records = [r for r in (results.get(new) or {}).get("results", []) if r["from"] == old]
     changes = []
     for route in ("patch", "shim", "migrate"):
         mine = [
@@ -451,7 +547,7 @@ def corpus(
             continue
         bad = sorted({r["kernel"] for r in mine if r["status"] != CorpusStatus.WORKS})
         works = len(mine) - sum(1 for r in mine if r["status"] != CorpusStatus.WORKS)
-        what = f"JAX {old.release}'s {whose} kernels via {route}: {works} of {len(mine)} work"
+        what = f"JAX {old}'s {whose} kernels via {route}: {works} of {len(mine)} work"
         if bad:
             what += f"; not: {', '.join(bad)}"
         subject = f"{whose.removeprefix('own ')} kernels ({route})"
@@ -460,19 +556,45 @@ def corpus(
 
 
 def guide(
-    old: Snapshot,
-    new: Snapshot,
+    old: str,
+    new: str,
+    surface: Surface,
     kernel_results: dict[str, dict[str, Any]] | None = None,
     corpus_results: dict[str, dict[str, Any]] | None = None,
     thirdparty_results: dict[str, dict[str, Any]] | None = None,
 ) -> Guide:
-    changes = names(old, new) + call_forms(old, new) + behaviours(old, new)
+    """The upgrade from ``old`` to ``new``, any two scanned releases: names, call forms and
+    keywords from the release scan; behaviours and signatures where both were probed."""
+    a, b = surface.probed(old), surface.probed(new)
+    probed = a is not None and b is not None
+    shapes = _changes.shape_changes([a, b]) if a is not None and b is not None else None
+    changes = names(old, new, surface) + call_forms(old, new, surface, shapes)
+    if a is not None and b is not None:
+        changes += behaviours(a, b)
     changes += kernels(old, new, kernel_results or {})
     changes += corpus(old, new, corpus_results or {})
     changes += corpus(old, new, thirdparty_results or {}, whose="libraries'", anchor="thirdparty")
     order = list(ChangeKind)
     changes.sort(key=lambda c: (order.index(c.kind), c.subject))
-    return Guide(old.release, new.release, changes)
+    note = "" if probed else unprobed_note(old, new, surface)
+    return Guide(old, new, changes, note)
+
+
+def unprobed_note(old: str, new: str, surface: Surface) -> str:
+    probed = [s.release for s in surface.snapshots]
+    missing = [r for r in (old, new) if r not in probed]
+    below = [r for r in probed if Version(r) <= Version(old)]
+    above = [r for r in probed if Version(r) >= Version(new)]
+    text = (
+        f"Names, call forms and keywords are from the scan of every release; behaviours and "
+        f"signatures are probed on the default matrix only, and JAX {' and '.join(missing)} "
+        "is not in it."
+    )
+    if below and above:
+        text += (
+            f" The nearest probed pair: python -m report guide --from {below[-1]} --to {above[0]}"
+        )
+    return text
 
 
 # -- text
@@ -484,12 +606,16 @@ def yes_no(value: bool | None) -> str:
 
 def text(found: Guide) -> str:
     lines = [f"Upgrading JAX {found.old} -> {found.new}: {len(found.changes)} changes"]
+    if found.note:
+        lines.append(found.note)
     for kind, changes in found.by_kind():
         lines += ["", f"{kind.value} ({len(changes)})"]
         for c in changes:
             lines.append(f"  {c.subject}: {c.what}")
             if c.instead:
                 lines.append(f"      write: {c.instead}")
+            if c.advice:
+                lines.append(f"      {c.advice}")
             if c.shim is not None or c.migrate is not None:
                 lines.append(
                     f"      pallas_compat serves it: {yes_no(c.shim)}; migrate rewrites it: "

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 LEGEND = {
     "good": "works / present / pass",
     "warn": "deprecated, legacy or private spelling",
-    "bad": "missing, removed, raised or failed",
-    "info": "not applicable or unavailable on this release (hover or see the note for why)",
+    "bad": "removed, refused, missing, raised or failed",
+    "info": "not yet added, not applicable, or unavailable on this release",
 }
 
 
@@ -75,6 +75,10 @@ class Fold:
     tables: list[Table] = field(default_factory=list)
     code: list[tuple[str, str]] = field(default_factory=list)
     open: bool = False
+    #: Only in the HTML page (Markdown names where the rest is: the page and a command).
+    html_only: bool = False
+    #: Folds inside this one (HTML): a group of guides, two clicks from the top.
+    folds: list[Fold] = field(default_factory=list)
 
 
 @dataclass
@@ -86,6 +90,8 @@ class Section:
     code: list[tuple[str, str]] = field(default_factory=list)  # (caption, preformatted text)
     folds: list[Fold] = field(default_factory=list)
     charts: list[Chart] = field(default_factory=list)
+    #: Markdown's line in place of the folds it leaves to the HTML page.
+    md_elsewhere: str = ""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ def md_prose(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def md_cell(cell: Cell, notes: list[str]) -> str:
+def md_cell(cell: Cell, notes: list[str], anchor: bool = True) -> str:
     text = md_text(cell.text)
     if cell.link:
         text = f"[{text}]({html.escape(cell.link)})"
@@ -36,7 +36,7 @@ def md_cell(cell: Cell, notes: list[str]) -> str:
         if cell.why not in notes:
             notes.append(cell.why)
         text += f" [{notes.index(cell.why) + 1}]"
-    if cell.anchor:
+    if cell.anchor and anchor:  # a split table repeats its key column: one id, the first
         text = f'<a id="{html.escape(cell.anchor)}"></a>{text}'
     return text
 
@@ -51,16 +51,28 @@ def md_column_groups(table: Table) -> list[list[int]]:
     return [keys + list(range(i, min(i + step, width))) for i in range(table.keys, width, step)]
 
 
+def strip_runs(releases: list[str], cells: list[Cell]) -> str:
+    """A presence strip in words for Markdown, each run of one mark labelled with its
+    releases: ``· 0.4.30-0.4.31 ● 0.4.33-0.6.1 ◐ 0.6.2-0.7.1 · 0.7.2-0.12.0.1``."""
+    runs: list[list[str]] = []
+    for release, cell in zip(releases, cells, strict=True):
+        if runs and runs[-1][0] == cell.text:
+            runs[-1][2] = release
+        else:
+            runs.append([cell.text, release, release])
+    return " ".join(f"{m} {a}" if a == b else f"{m} {a}-{b}" for m, a, b in runs)
+
+
 def merge_strip(table: Table) -> Table:
-    """The strip's columns as one column of marks (``●●◐··``), for Markdown."""
+    """The strip's columns as one column of labelled runs of marks, for Markdown."""
     if table.strip is None:
         return table
     first, count = table.strip
     end = first + count
-    header = f"{table.headers[first]} → {table.headers[end - 1]}"
+    releases = table.headers[first:end]
+    header = f"{releases[0]} → {releases[-1]}"
     rows = [
-        [*row[:first], Cell("".join(c.text for c in row[first:end])), *row[end:]]
-        for row in table.rows
+        [*row[:first], Cell(strip_runs(releases, row[first:end])), *row[end:]] for row in table.rows
     ]
     return Table(
         [*table.headers[:first], header, *table.headers[end:]], rows, table.caption, table.keys
@@ -72,11 +84,12 @@ def md_table(table: Table) -> list[str]:
         return ["(none)", ""]
     table = merge_strip(table)
     lines, notes = [], []
-    for columns in md_column_groups(table):
+    for part, columns in enumerate(md_column_groups(table)):
         lines.append("| " + " | ".join(md_text(table.headers[i]) for i in columns) + " |")
         lines.append("|" + " --- |" * len(columns))
         for row in table.rows:
-            lines.append("| " + " | ".join(md_cell(row[i], notes) for i in columns) + " |")
+            cells = (md_cell(row[i], notes, anchor=part == 0) for i in columns)
+            lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     lines += [f"{n}. {md_text(note)}" for n, note in enumerate(notes, 1)]
     return [*lines, ""] if notes else lines
@@ -130,7 +143,10 @@ def markdown(title: str, releases: list[str], sections: list[Section], items: li
             lines += md_chart(chart)
         lines += md_parts(section.tables, section.code)
         for fold in section.folds:
-            lines += md_fold(fold)
+            if not fold.html_only:
+                lines += md_fold(fold)
+        if any(fold.html_only for fold in section.folds) and section.md_elsewhere:
+            lines += [md_prose(section.md_elsewhere), ""]
         if not (section.tables or section.code or section.folds):
             lines += ["(none)", ""]
     return "\n".join(lines) + "\n"
@@ -141,15 +157,18 @@ def markdown(title: str, releases: list[str], sections: list[Section], items: li
 STYLE = """
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;padding:0 1.2em 3em;max-width:1380px;color:#222}
-header.top{position:sticky;top:0;z-index:2;background:#fff;border-bottom:1px solid #ddd;padding:.4em 0}
+header.top{position:sticky;top:0;z-index:3;background:#fff;border-bottom:1px solid #ddd;padding:.4em 0}
 header.top{display:flex;flex-wrap:wrap;align-items:center;gap:.3em 1em}
 header.top nav{display:flex;flex-wrap:wrap;gap:.2em .9em}
-[id]{scroll-margin-top:8em}
+[id]{scroll-margin-top:calc(var(--top,3em) + 4em)}
 table{border-collapse:collapse;margin:.6em 0;max-width:100%}
 td,th{border:1px solid #ccc;padding:2px 5px;vertical-align:top;overflow-wrap:anywhere}
-th{background:#f3f3f3}
-td.m{text-align:center;padding:2px 3px}
+th{background:#f3f3f3;white-space:nowrap;position:sticky;top:var(--top,3em);z-index:1}
+th.r{writing-mode:vertical-rl;transform:rotate(180deg);padding:4px 1px;font-weight:500;font-size:12px}
+td.m{text-align:center;padding:0 1px;min-width:1.1em;font-size:11px}
+table.strip{font-size:12.5px;line-height:1.3}
 .good{background:#e3f5e1}.warn{background:#fff4d6}.bad{background:#fde2e1}.info{background:#eef2f7}
+td.m.bad{color:#b3261e}
 pre{background:#f7f7f7;padding:.6em;overflow:auto;max-width:100%}
 .legend span{padding:2px 8px;margin-right:6px;border:1px solid #ccc;display:inline-block}
 .answers{border:1px solid #cdd;background:#f8fbfb;padding:.4em 1em;margin:.8em 0}
@@ -158,18 +177,53 @@ code{background:#f3f3f3;padding:0 3px}
 details{margin:.4em 0;border:1px solid #ddd;padding:.2em .6em}
 summary{cursor:pointer;font-weight:600}
 ol.notes{font-size:12px;color:#444}
+.chart{overflow-x:auto;max-width:100%}
 svg text{font:11px system-ui,sans-serif}
-#filter{width:22em;padding:2px 6px}
+#filter{width:22em;max-width:100%;padding:2px 6px}
+#filter-count{margin-left:.5em;color:#555}
+@media (max-width:700px){
+body{padding:0 .5em 2em;font-size:13px}
+header.top nav{flex-wrap:nowrap;overflow-x:auto;white-space:nowrap;max-width:100%}
+#filter{width:100%}
+.wide{overflow-x:auto;max-width:100%}
+.wide table{max-width:none}
+td,th{overflow-wrap:normal}
+td:not(.m){min-width:7em}
+th{position:static}
+}
 """
 
-#: Filters the rows of searchable tables; without JS the box is never shown.
+#: The filter box: every table's rows and the chart's bars; how many rows match; the first
+#: match scrolled to; folds opened while it filters and put back as they were when cleared.
+#: Without JS the box is never shown. ``--top`` keeps sticky table headers under the bar.
 SCRIPT = """
-(function(){var box=document.createElement('input');box.id='filter';box.type='search';
-box.placeholder='filter names, e.g. pl.load';document.getElementById('filter-slot').appendChild(box);
-box.addEventListener('input',function(){var q=box.value.toLowerCase();
-document.querySelectorAll('table.searchable tr.row').forEach(function(r){
-r.style.display=!q||r.textContent.toLowerCase().indexOf(q)>=0?'':'none';});
-document.querySelectorAll('details.searchable').forEach(function(d){if(q)d.open=true;});});})();
+(function(){var top=document.querySelector('header.top');
+var box=document.createElement('input');box.id='filter';box.type='search';
+box.placeholder='filter rows, e.g. pl.load';box.setAttribute('aria-label','filter rows');
+var count=document.createElement('span');count.id='filter-count';count.setAttribute('aria-live','polite');
+var slot=document.getElementById('filter-slot');slot.appendChild(box);slot.appendChild(count);
+function place(){document.documentElement.style.setProperty('--top',top.offsetHeight+'px');}
+place();window.addEventListener('resize',place);
+function reveal(){var t=location.hash&&document.getElementById(decodeURIComponent(location.hash.slice(1)));
+if(!t)return;for(var d=t;d;d=d.parentElement){if(d.tagName==='DETAILS')d.open=true;}
+t.scrollIntoView();}
+reveal();window.addEventListener('hashchange',reveal);
+var rows=[].slice.call(document.querySelectorAll('tr.row'));
+var bars=[].slice.call(document.querySelectorAll('svg g.bar'));
+var folds=[].slice.call(document.querySelectorAll('details'));
+var saved=null,timer=null;
+function apply(){var q=box.value.trim().toLowerCase(),n=0,first=null;
+if(q&&saved===null){saved=folds.map(function(d){return d.open;});}
+rows.forEach(function(r){var hit=!q||r.textContent.toLowerCase().indexOf(q)>=0;
+r.style.display=hit?'':'none';if(q&&hit){n++;if(!first)first=r;}});
+bars.forEach(function(b){var hit=!q||b.getAttribute('data-name').toLowerCase().indexOf(q)>=0;
+b.style.display=hit?'':'none';});
+if(q){folds.forEach(function(d){d.open=[].some.call(d.querySelectorAll('tr.row'),
+function(r){return r.style.display!=='none';});});}
+else if(saved!==null){folds.forEach(function(d,i){d.open=saved[i];});saved=null;}
+count.textContent=q?(n+(n===1?' row matches':' rows match')):'';
+if(first){var d=first.closest('details');if(d)d.open=true;first.scrollIntoView({block:'center'});}}
+box.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(apply,150);});})();
 """
 
 
@@ -197,12 +251,18 @@ def html_table(table: Table) -> list[str]:
     out = [f"<h3>{html.escape(table.caption)}</h3>"] if table.caption else []
     if not table.rows:
         return [*out, "<p>(none)</p>"]
-    cls = ' class="searchable"' if table.searchable else ""
-    out.append(
-        f"<table{cls}><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers) + "</tr>"
-    )
+    names = [n for n, on in (("searchable", table.searchable), ("strip", table.strip)) if on]
+    cls = f' class="{" ".join(names)}"' if names else ""
+    first, count = table.strip or (0, 0)
+    heads = [
+        f'<th class="r">{html.escape(h)}</th>'
+        if first <= i < first + count
+        else f"<th>{html.escape(h)}</th>"
+        for i, h in enumerate(table.headers)
+    ]
+    out.append(f'<div class="wide"><table{cls}><thead><tr>' + "".join(heads) + "</tr></thead>")
     out += ['<tr class="row">' + "".join(html_cell(c) for c in row) + "</tr>" for row in table.rows]
-    out.append("</table>")
+    out.append("</table></div>")
     notes = sorted({c.why for row in table.rows for c in row if c.why and c.tone == "info"})
     if notes and len(notes) <= 12:  # unavailable cells: why, also without hovering
         out.append(
@@ -227,27 +287,41 @@ def html_fold(fold: Fold) -> list[str]:
     out.append(f"<summary>{html.escape(fold.summary)}</summary>")
     if fold.intro:
         out.append(f"<p><code>{html.escape(fold.intro)}</code></p>")
-    return out + html_parts(fold.tables, fold.code) + ["</details>"]
+    out += html_parts(fold.tables, fold.code)
+    for inner in fold.folds:
+        out += html_fold(inner)
+    return [*out, "</details>"]
 
 
-SVG_FILL = {"good": "#7cc47a", "warn": "#f0b940", "info": "#e4e8ee", "": "#e4e8ee"}
+SVG_FILL = {
+    "good": "#7cc47a",
+    "warn": "#f0b940",
+    "bad": "#e8847c",
+    "info": "#e4e8ee",
+    "": "#e4e8ee",
+}
 
 
 def svg_chart(chart: Chart) -> str:
-    """Rows of names, one coloured block per release; each name links to its row."""
-    label_w, cell_w, row_h, head_h = 250, 86, 15, 22
+    """Rows of names, one coloured block per release (release labels upright above); each
+    name links to its row. Drawn at its own pixel size, never shrunk: it scrolls instead."""
+    label_w, cell_w, row_h, head_h = 250, 18, 13, 62
     width = label_w + cell_w * len(chart.releases)
     height = head_h + row_h * len(chart.bars)
     out = [
-        f'<svg viewBox="0 0 {width} {height}" '
-        f'width="100%" style="max-width:{width}px" role="img" aria-label="{html.escape(chart.caption)}">'
+        f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+        f'aria-label="{html.escape(chart.caption)}">'
     ]
     for i, release in enumerate(chart.releases):
-        x = label_w + i * cell_w + cell_w / 2
-        out.append(f'<text x="{x}" y="14" text-anchor="middle">{html.escape(release)}</text>')
+        x = label_w + i * cell_w + cell_w / 2 + 4
+        out.append(
+            f'<text transform="translate({x} {head_h - 4}) rotate(-90)">'
+            f"{html.escape(release)}</text>"
+        )
     for j, bar in enumerate(chart.bars):
         y = head_h + j * row_h
-        label = f'<text x="{label_w - 6}" y="{y + 11}" text-anchor="end">{html.escape(bar.label)}</text>'
+        out.append(f'<g class="bar" data-name="{html.escape(bar.label)}">')
+        label = f'<text x="{label_w - 6}" y="{y + 10}" text-anchor="end">{html.escape(bar.label)}</text>'
         out.append(f'<a href="{html.escape(bar.link)}">{label}</a>' if bar.link else label)
         for i, tone in enumerate(bar.states):
             x = label_w + i * cell_w
@@ -256,6 +330,7 @@ def svg_chart(chart: Chart) -> str:
                 f'fill="{SVG_FILL.get(tone, SVG_FILL[""])}"><title>{html.escape(bar.label)} '
                 f"{html.escape(chart.releases[i])}</title></rect>"
             )
+        out.append("</g>")
     out.append("</svg>")
     return "".join(out)
 
@@ -291,7 +366,8 @@ def page(title: str, releases: list[str], sections: list[Section], items: list[A
         out.append(f"<p>{html_prose(section.intro)}</p>")
         for chart in section.charts:
             out.append(
-                f"<figure>{svg_chart(chart)}<figcaption>{html.escape(chart.caption)}</figcaption></figure>"
+                f'<figure><div class="chart">{svg_chart(chart)}</div>'
+                f"<figcaption>{html.escape(chart.caption)}</figcaption></figure>"
             )
         out += html_parts(section.tables, section.code)
         for fold in section.folds:

@@ -29,13 +29,16 @@ from pallas_compat.facts import (
     scanned_releases,
     works_in,
 )
-from report import _changes, _guide
+from report import _changes, _guide, _support
 from report._load import Snapshot
 from report._model import Answer, Bar, Cell, Chart, Fold, Section, Table, tone_of
+from report._surface import PRESENT, RUNS, Surface
 
 #: Presence strip marks: one cell per release.
 MARKS = {"present": ("●", "good"), "deprecated": ("◐", "warn")}
 ABSENT = ("·", "info")
+#: A call form a release refuses: red, as the legend says of refused.
+REFUSED = ("·", "bad")
 
 
 def feature_cell(snap: Snapshot, key: str) -> Cell:
@@ -161,25 +164,21 @@ def guide_tables(found: _guide.Guide) -> list[Table]:
 
 
 def guide_pairs(releases: list[str]) -> list[tuple[str, str]]:
-    """Oldest -> newest, then every adjacent pair, newest first."""
-    pairs = list(itertools.pairwise(releases))[::-1]
-    if len(releases) > 2:
-        pairs.insert(0, (releases[0], releases[-1]))
-    return pairs
+    """Every probed pair, oldest first, each "from" release's targets newest first."""
+    return [(a, b) for i, a in enumerate(releases) for b in reversed(releases[i + 1 :])]
 
 
 def guides(
-    snapshots: list[Snapshot],
+    surface: Surface,
     kernel_results: dict[str, dict[str, Any]],
     corpus_results: dict[str, dict[str, Any]],
     thirdparty_results: dict[str, dict[str, Any]] | None = None,
 ) -> Section:
-    by_release = {s.release: s for s in snapshots}
     folds = []
-    for old, new in guide_pairs([s.release for s in snapshots]):
-        found = _guide.guide(
-            by_release[old], by_release[new], kernel_results, corpus_results, thirdparty_results
-        )
+    probed = [s.release for s in surface.snapshots]
+    in_markdown = {(probed[0], probed[-1]), *itertools.pairwise(probed)}
+    for old, new in guide_pairs(probed):
+        found = _guide.guide(old, new, surface, kernel_results, corpus_results, thirdparty_results)
         counts = ", ".join(f"{len(c)} {k.value}" for k, c in found.by_kind())
         folds.append(
             Fold(
@@ -187,66 +186,98 @@ def guides(
                 found.anchor,
                 f"python -m report guide --from {old} --to {new}",
                 guide_tables(found),
+                html_only=(old, new) not in in_markdown,
+            )
+        )
+    others = [f for f in folds if f.html_only]
+    folds = [f for f in folds if not f.html_only]
+    if others:
+        folds.append(
+            Fold(
+                f"Every other pair of probed releases ({len(others)})",
+                "upgrade-other-pairs",
+                html_only=True,
+                folds=others,
             )
         )
     return Section(
         "Upgrade guides: what breaks from A to B",
         "upgrade",
         "Only what breaks or changes behaviour, grouped; each with what to write instead, whether "
-        "pallas_compat keeps the old code working and whether `pallas-compat migrate` rewrites "
-        "it. The same text in a terminal: `python -m report guide --from A --to B`.",
+        "pallas_compat keeps the old code working (measured on each release) and whether "
+        "`pallas-compat migrate` rewrites it. Here the probed releases; any two of the "
+        f"{len(surface.releases)} releases the scan knows in a terminal: "
+        "`python -m report guide --from A --to B`.",
         folds=folds,
+        md_elsewhere="Here the oldest to the newest and each probed release to the next; every "
+        "other probed pair is in the HTML page (api-diff.html), and any pair in a terminal.",
     )
 
 
 # -- names: breaking first
 
 
-def strip(snapshots: list[Snapshot], module: str, name: str) -> list[Cell]:
+def marks(surface: Surface, module: str, name: str) -> list[tuple[str, str, str]]:
+    """(mark, tone, state word) per release: an absence after the name existed is a removal
+    (red), one before it came is only "not yet" (grey)."""
+    found, ever = [], False
+    for release in surface.releases:
+        state, _ = surface.state(release, module, name)
+        ever = ever or state in RUNS
+        if state in RUNS:
+            found.append((*MARKS[state], state))
+        elif ever:
+            found.append((*REFUSED, "removed"))
+        else:
+            found.append((*ABSENT, "not yet added"))
+    return found
+
+
+def strip(surface: Surface, module: str, name: str) -> list[Cell]:
     cells = []
-    for snap in snapshots:
-        state, message = _changes.state(snap, module, name)
-        mark, tone = MARKS.get(state, ABSENT)
-        why = f"JAX {snap.release}: {state}" + (f" ({message})" if message else "")
+    for release, (mark, tone, word) in zip(
+        surface.releases, marks(surface, module, name), strict=True
+    ):
+        message = surface.state(release, module, name)[1] if word != PRESENT else None
+        # the sticky header row labels every column: a tooltip only where JAX said something
+        why = f"JAX {release}: {word} ({message})" if message else ""
         cells.append(Cell(mark, tone, why=why))
     return cells
 
 
-def name_rows(snapshots: list[Snapshot], names: list[tuple[str, str]]) -> list[list[Cell]]:
-    newest = snapshots[-1]
+def name_rows(surface: Surface, names: list[tuple[str, str]]) -> list[list[Cell]]:
+    newest = surface.releases[-1]
     events: dict[tuple[str, str], list[str]] = {}
-    first: dict[tuple[str, str], dict[str, str]] = {}
-    for event in _changes.timeline(snapshots):
+    for event in _changes.timeline(surface):
         events.setdefault((event.module, event.name), []).append(f"{event.change} {event.release}")
-        for change in ("deprecated", "removed"):
-            if change in event.change:
-                first.setdefault((event.module, event.name), {}).setdefault(change, event.release)
     rows = []
     for module, name in names:
         spelling = _changes.Location(module, name).spelling
-        after, message = _changes.state(newest, module, name)
-        instead = ""
-        if after != "present":
-            instead = _guide.name_change(module, name, newest, message).instead
+        after, message = surface.state(newest, module, name)
+        last_message = message or surface.message(newest, module, name)
+        instead, advice = "", ""
+        if after != PRESENT:
+            lived = [r for r in surface.releases if surface.state(r, module, name)[0] in RUNS]
+            change = _guide.name_change(module, name, lived[0], newest, surface, last_message)
+            instead, advice = change.instead, change.advice
+        dating = _guide.wrong_release(last_message, _guide.measured_changes(surface, module, name))
+        when = "; ".join(events.get((module, name), [])) or "in every release"
         rows.append(
             [
-                Cell(spelling, anchor=name_anchor(spelling)),
-                *strip(snapshots, module, name),
-                Cell(
-                    "; ".join(events.get((module, name), [])),
-                    why=_guide.wrong_release(message, first.get((module, name), {})),
-                ),
-                Cell(instead),
+                Cell(spelling, anchor=surface.anchor(module, name)),
+                *strip(surface, module, name),
+                Cell(f"{when} ({dating})" if dating else when),
+                Cell(f"{instead}; {advice}" if advice else instead),
             ]
         )
     return rows
 
 
-def breaking_names(snapshots: list[Snapshot]) -> list[tuple[str, str]]:
-    """Names deprecated, removed or moved within these releases."""
+def breaking_names(surface: Surface) -> list[tuple[str, str]]:
+    """Names deprecated, removed or moved in some release."""
     found = {
         (e.module, e.name)
-        for e in _changes.timeline(snapshots)
+        for e in _changes.timeline(surface)
         if e.change not in ("added", "re-added")
     }
     return sorted(found, key=lambda mn: _changes.Location(*mn).spelling)
@@ -267,21 +298,21 @@ def forms() -> list[tuple[str, list[list[str]], str]]:
     return found
 
 
-def form_rows(snapshots: list[Snapshot]) -> list[list[Cell]]:
+def form_rows(releases: list[str]) -> list[list[Cell]]:
     rows = []
     for form, spans, instead in forms():
         cells = []
-        for snap in snapshots:
-            works = works_in(spans, snap.release)
-            mark, tone = MARKS["present"] if works else ABSENT
-            why = f"JAX {snap.release}: {'accepted' if works else 'refused'}"
+        for release in releases:
+            works = works_in(spans, release)
+            mark, tone = MARKS["present"] if works else REFUSED
+            why = f"JAX {release}: {'accepted' if works else 'refused'}"
             cells.append(Cell(mark, tone, why=why))
-        accepted = [s.release for s in snapshots if works_in(spans, s.release)]
-        refused = [s.release for s in snapshots if not works_in(spans, s.release)]
+        accepted = [r for r in releases if works_in(spans, r)]
+        refused = [r for r in releases if not works_in(spans, r)]
         if not refused:
-            when = "accepted by every release here"
+            when = "accepted by every release"
         elif not accepted:
-            when = "refused by every release here"
+            when = "refused by every release"
         elif Version(refused[0]) > Version(accepted[-1]):
             when = f"accepted {accepted[0]}-{accepted[-1]}; refused from {refused[0]}"
         elif Version(accepted[0]) > Version(refused[-1]):
@@ -292,59 +323,72 @@ def form_rows(snapshots: list[Snapshot]) -> list[list[Cell]]:
     return rows
 
 
-def timeline_chart(snapshots: list[Snapshot], names: list[tuple[str, str]]) -> Chart:
+def timeline_chart(surface: Surface, names: list[tuple[str, str]]) -> Chart:
     bars = []
     for module, name in names:
         spelling = _changes.Location(module, name).spelling
-        states = tuple(MARKS.get(_changes.state(s, module, name)[0], ABSENT)[1] for s in snapshots)
-        bars.append(Bar(spelling, states, f"#{name_anchor(spelling)}"))
+        states = tuple(tone for _, tone, _ in marks(surface, module, name))
+        bars.append(Bar(spelling, states, f"#{surface.anchor(module, name)}"))
     return Chart(
-        [s.release for s in snapshots],
+        list(surface.releases),
         bars,
-        "When each breaking name came and went: green present, amber deprecated, grey absent.",
+        "When each breaking name came and went: green present, amber deprecated, red absent "
+        "after it existed, grey before.",
     )
 
 
-def name_timeline(snapshots: list[Snapshot]) -> Section:
-    releases = [s.release for s in snapshots]
-    breaking = breaking_names(snapshots)
-    added = sorted(
-        {(e.module, e.name) for e in _changes.timeline(snapshots)} - set(breaking),
-        key=lambda mn: _changes.Location(*mn).spelling,
-    )
+def name_timeline(surface: Surface) -> Section:
+    releases = surface.releases
+    breaking = breaking_names(surface)
+    timeline = {(e.module, e.name) for e in _changes.timeline(surface)}
+    added = sorted(timeline - set(breaking), key=lambda mn: _changes.Location(*mn).spelling)
+    steady = sorted(set(surface.names()) - timeline, key=lambda mn: _changes.Location(*mn).spelling)
     headers = ["name", *releases, "changes", "write instead (newest release)"]
     form_headers = ["call form", *releases, "when", "write instead"]
+    probed = ", ".join(s.release for s in surface.snapshots)
     return Section(
         "Names and call forms: when each came and went",
         "timeline",
-        "Deprecated, removed and moved names first, one row each with its presence in every "
-        "release (● present, ◐ deprecated, · absent; hover a cell for JAX's message). Names "
-        "that were only added are folded below.",
+        f"Every JAX release from {releases[0]} ({len(releases)}), read from each release's "
+        f"sources by the release scan; the probed releases ({probed}) agree with it name for "
+        "name. Deprecated, removed and moved names first, one row each with its presence in "
+        "every release (● present, ◐ deprecated, · absent). Names only added, and names every "
+        "release has, are folded below.",
         [
             Table(
                 headers,
-                name_rows(snapshots, breaking),
+                name_rows(surface, breaking),
                 "deprecated, removed or moved",
                 searchable=True,
                 strip=(1, len(releases)),
             ),
-            Table(form_headers, form_rows(snapshots), "call forms", strip=(1, len(releases))),
+            Table(
+                form_headers,
+                form_rows(releases),
+                "call forms",
+                searchable=True,
+                strip=(1, len(releases)),
+            ),
         ],
         folds=[
             Fold(
-                f"Names only added ({len(added)})",
-                "added",
+                f"{title} ({len(names)})",
+                anchor,
                 tables=[
                     Table(
                         headers,
-                        name_rows(snapshots, added),
+                        name_rows(surface, names),
                         searchable=True,
                         strip=(1, len(releases)),
                     )
                 ],
             )
+            for title, anchor, names in (
+                ("Names only added", "added", added),
+                ("Names every release has", "steady", steady),
+            )
         ],
-        charts=[timeline_chart(snapshots, breaking)],
+        charts=[timeline_chart(surface, breaking)],
     )
 
 
@@ -545,7 +589,7 @@ def kernels(kernel_results: dict[str, dict[str, Any]]) -> Section:
         "kernels",
         "The chapter's kernels (python -m kernels): how many pass (or are caught, where the "
         "chapter expects an error) per mode and release, then each kernel that does not pass "
-        "everywhere (hover a cell for why, and the tolerance the verdict is taken at against NumPy "
+        "everywhere (with why, and the tolerance the verdict is taken at against NumPy "
         "float64; the measured errors move with the CPU and are kept in .nox/timings). Interpreter "
         "timings are not kernel speed and are not shown.",
         [
@@ -566,22 +610,107 @@ def skipped(missing: dict[str, str]) -> Section:
     )
 
 
-def answers(releases: list[str]) -> list[Answer]:
-    """The questions people bring, each one click or one command away."""
+def support_windows(surface: Surface) -> list[tuple[str, str]]:
+    """From each probed release to the newest: the windows libraries name most."""
+    newest = surface.releases[-1]
+    return [(s.release, newest) for s in surface.snapshots if s.release != newest]
+
+
+def support_tables(found: _support.Window) -> list[Table]:
+    tables = []
+    for area in found.areas:
+        rows = [
+            [
+                Cell(row.spelling, link=row.link),
+                Cell(
+                    _support.runs_text(row.runs, found.releases),
+                    "good"
+                    if row.native_everywhere(found.releases) and not row.warns
+                    else "warn"
+                    if row.native_everywhere(found.releases)
+                    else "bad",
+                ),
+                Cell(_support.runs_text(row.warns, found.releases) if row.warns else "—"),
+                Cell(
+                    _support.runs_text(row.served, found.releases),
+                    "good" if row.served_everywhere(found.releases) else "bad",
+                ),
+            ]
+            for row in area.rows
+        ]
+        for cells, row in zip(rows, area.rows, strict=True):
+            cells.append(Cell(_support.keywords_text(row) if row.keywords else "—"))
+        headers = [
+            "spelling",
+            "natively on",
+            "warns on",
+            "with pallas_compat on",
+            "keywords not on every release",
+        ]
+        tables.append(
+            Table(headers, rows, caption=f"{area.title}: {area.answer()}", searchable=True)
+        )
+    return tables
+
+
+def support_section(found: _support.Window) -> Section:
+    return Section(
+        f"Supporting JAX {found.first} to {found.last}",
+        support_anchor(found.first, found.last),
+        f"{len(found.releases)} releases. Per area, every spelling, names that never changed "
+        "included: where it runs natively, where it warns, and where pallas_compat runs it.",
+        support_tables(found),
+    )
+
+
+def support_anchor(first: str, last: str) -> str:
+    return f"support-{first}-{last}".replace(".", "-")
+
+
+def support(surface: Surface) -> Section:
+    folds = []
+    for first, last in support_windows(surface):
+        found = _support.window(first, last, surface)
+        native = sum(1 for a in found.areas if a.native)
+        folds.append(
+            Fold(
+                f"JAX {first} to {last} ({len(found.releases)} releases): {native} of "
+                f"{len(found.areas)} areas have a spelling that runs natively on every release",
+                support_anchor(first, last),
+                f"python -m report support --from {first} --to {last}",
+                support_tables(found),
+            )
+        )
+    return Section(
+        "Support windows: what runs on every release from A to B",
+        "support",
+        "For a library that supports a range of JAX releases: per area (BlockSpec, compiler "
+        "params, memory spaces, interpret mode, loads and stores, semaphores, pipelining), the "
+        "spellings that run natively on every release of the window, and where none does, the "
+        "pallas_compat spelling that does. Any window of the scanned releases in a terminal: "
+        "`python -m report support --from A --to B`.",
+        folds=folds,
+    )
+
+
+def answers(releases: list[str], surface: Surface) -> list[Answer]:
+    """The questions people bring, each one click (or two: a fold) or one command away."""
     oldest, newest = releases[0], releases[-1]
-    before = releases[-2] if len(releases) > 1 else oldest
+    window = support_windows(surface)[len(support_windows(surface)) // 2]
     return [
         Answer(
-            "I use X and Y: which release can I upgrade to, and what do I write?",
+            "I use X and Y on release A: what is the newest release my code runs on unchanged, "
+            "and what do I write?",
             "timeline",
-            "names and call forms, release by release (type a name in the filter box)",
-            f"pallas-compat doctor src/ --target {newest} --format html",
+            f"names and call forms on all {len(surface.releases)} releases (doctor's last "
+            "lines: where each file runs unchanged, and with pallas_compat)",
+            "pallas-compat doctor src/",
         ),
         Answer(
-            f"What breaks from A to B (e.g. {before} → {newest})?",
-            f"upgrade-{before}-{newest}".replace(".", "-"),
-            f"upgrade guide {before} → {newest} (all pairs in Upgrade guides)",
-            f"python -m report guide --from {before} --to {newest}",
+            f"What breaks from A to B (e.g. {oldest} → {newest})?",
+            f"upgrade-{oldest}-{newest}".replace(".", "-"),
+            f"upgrade guide {oldest} → {newest} (every probed pair in Upgrade guides)",
+            f"python -m report guide --from {oldest} --to {newest}",
         ),
         Answer("When did pl.dot go?", "name-pl-dot", "pl.dot, release by release"),
         Answer(
@@ -595,11 +724,17 @@ def answers(releases: list[str]) -> list[Answer]:
             f"JAX's own kernels of {oldest}-{newest} run on every release",
             f"pallas-compat doctor src/ --target {newest}",
         ),
+        Answer(
+            f"What can a library supporting JAX {window[0]} to {window[1]} write?",
+            support_anchor(*window),
+            f"support window {window[0]} to {window[1]}",
+            f"python -m report support --from {window[0]} --to {window[1]}",
+        ),
     ]
 
 
 def build(
-    snapshots: list[Snapshot],
+    surface: Surface,
     kernel_results: dict[str, dict[str, Any]],
     skipped_releases: dict[str, str],
     undeclared: dict[str, list[str]],
@@ -608,9 +743,11 @@ def build(
 ) -> list[Section]:
     from report._corpus import THIRDPARTY, corpus
 
+    snapshots = list(surface.snapshots)
     sections = [
-        guides(snapshots, kernel_results, corpus_results or {}, thirdparty_results or {}),
-        name_timeline(snapshots),
+        guides(surface, kernel_results, corpus_results or {}, thirdparty_results or {}),
+        name_timeline(surface),
+        support(surface),
         summary(snapshots),
         semantics(snapshots),
         behaviours(snapshots),

@@ -104,6 +104,22 @@ def snapshot(snapshot_path: Path) -> dict[str, Any]:
     return json.loads(snapshot_path.read_text())
 
 
+@pytest.fixture(scope="session")
+def built_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder where ``python -m report`` wrote api-diff.md and .html, once per run, from a
+    copy of the committed results (the committed report is never touched)."""
+    import shutil
+
+    from report._cli import main
+
+    repo = Path(__file__).resolve().parent.parent
+    out = tmp_path_factory.mktemp("report")
+    tree = out / "reports"
+    shutil.copytree(repo / "reports", tree, ignore=shutil.ignore_patterns("*.md", "*.html"))
+    assert main([str(tree / "snapshots"), "--out", str(out)]) == 0
+    return out
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     if is_chapter_release():
         return f"jax {jax.__version__}: the chapter's facts are checked"

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
+from pallas_compat import _doctor_html
+from pallas_compat._cli import main
 from pallas_compat._doctor_html import page
 
 
@@ -34,7 +40,7 @@ def test_every_string_is_escaped_and_each_api_links_to_its_row() -> None:
         "left_untouched": ["a&b.py"],
         "summary": {"files": 1, "uses": 2, "breaking": 1},
     }
-    html = page(report, "api-diff.html")
+    html = page({**report, "files": [], "tree": {}}, "api-diff.html")
     assert "src/&lt;x&gt;.py:3:5" in html and "<x>" not in html
     assert "x_ref[idx] &lt;no mask&gt;" in html and "a&amp;b.py" in html
     assert 'href="api-diff.html#name-pl-load"' in html
@@ -42,3 +48,42 @@ def test_every_string_is_escaped_and_each_api_links_to_its_row() -> None:
     assert '<td class="bad">breaks on 0.12.0.1</td>' in html
     assert f'<td class="info">{unknown}</td>' in html and "PAL301 masked-load-store" in html
     assert "1 of 2 uses break on JAX 0.12.0.1" in html
+
+
+def kernel(tmp_path: Path) -> Path:
+    path = tmp_path / "k.py"
+    path.write_text("from jax.experimental import pallas as pl\nx = pl.load(r, (0,))\n")
+    return path
+
+
+def test_a_report_page_that_is_not_there_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["doctor", str(kernel(tmp_path)), "--format", "html", "--report", "missing.html"]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--report missing.html: no such file" in err and err.count("\n") == 1
+
+
+def test_links_use_the_page_s_absolute_address_or_the_url_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "pages" / "api-diff.html"
+    saved.parent.mkdir()
+    saved.write_text("<html></html>")
+    main(["doctor", str(kernel(tmp_path)), "--format", "html", "--report", str(saved)])
+    assert f'href="{saved.as_uri()}#name-pl-load"' in capsys.readouterr().out
+    url = "https://example.invalid/api-diff.html"
+    main(["doctor", str(kernel(tmp_path)), "--format", "html", "--report", url])
+    assert f'href="{url}#name-pl-load"' in capsys.readouterr().out
+
+
+def test_without_a_page_the_uses_are_listed_unlinked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Installed from a wheel there is no checkout page: no dead link, and how to link."""
+    monkeypatch.setattr(_doctor_html, "CHECKOUT_PAGE", tmp_path / "none.html")
+    main(["doctor", str(kernel(tmp_path)), "--format", "html"])
+    out = capsys.readouterr().out
+    assert "href=" not in out and "pass --report PAGE" in out
+    assert "Where each file runs" in out

@@ -27,8 +27,10 @@ from pallas_compat._facts import PL, TPU, Feature, Location
 from pallas_compat._migrate import migrate_module
 from pallas_compat._patch import patch, unpatch
 from pallas_compat._resolve import find
+from pallas_compat._served import served_table
 from report._guide import ChangeKind, call_forms, name_change
 from report._load import load_snapshot
+from report._surface import Surface
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -54,11 +56,14 @@ def fake_rename(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         "message": None,
         "moved_to": None,
     }
+    served = served_table()["namespaces"]["pltpu"]  # what a re-measure would add
+    served[OLD.attr] = [["0.4.30", "0.12.0.1"]]
     caches()
     try:
         yield
     finally:
         del names[f"{OLD.module}:{OLD.attr}"]
+        del served[OLD.attr]
         caches()
 
 
@@ -99,9 +104,14 @@ def test_doctor_and_migrate_follow_it(fake_rename: None) -> None:
     assert migrate_module(cst.parse_module(SOURCE), "0.4.30").code == SOURCE
 
 
+def surface(*releases: str) -> Surface:
+    """The report's view of every release, over what the fixtures put in the table."""
+    return Surface(tuple(load_snapshot(SNAPSHOTS / f"jax-{r}.json") for r in releases))
+
+
 def test_the_upgrade_guide_says_what_to_write(fake_rename: None) -> None:
-    newest = load_snapshot(REPO / "reports" / "snapshots" / "jax-0.12.0.1.json")  # has pl.ANY
-    change = name_change(OLD.module, OLD.attr, newest, None)
+    found = surface("0.4.30", "0.12.0.1")  # 0.12.0.1 has pl.ANY
+    change = name_change(OLD.module, OLD.attr, "0.4.30", "0.12.0.1", found, None)
     assert change.kind is ChangeKind.RENAMED and change.instead == "pl.ANY"
     assert change.shim is True and change.migrate is True
 
@@ -174,10 +184,8 @@ def test_the_shim_and_patch_serve_the_new_name(params_renamed: None) -> None:
 
 
 def test_the_guide_says_to_write_the_new_name(params_renamed: None) -> None:
-    newest = load_snapshot(SNAPSHOTS / "jax-0.12.0.1.json")
-    names = newest.data["modules"][TPU]["names"]  # what the probes of that release would see
-    names["MosaicParams"] = names.pop("CompilerParams")
-    change = name_change(TPU, "CompilerParams", newest, None)
+    found = surface("0.6.2", "0.12.0.1")  # the fixture's rescan: MosaicParams in 0.12.0.1
+    change = name_change(TPU, "CompilerParams", "0.6.2", "0.12.0.1", found, None)
     assert change.kind is ChangeKind.RENAMED and change.instead == "pltpu.MosaicParams"
     assert change.migrate is True
 
@@ -214,10 +222,12 @@ def test_doctor_and_migrate_follow_a_keyword_that_went(keyword_removed: None) ->
 
 
 def test_the_guide_lists_a_keyword_that_went(keyword_removed: None) -> None:
-    old, new = (load_snapshot(SNAPSHOTS / f"jax-{r}.json") for r in ("0.9.2", "0.12.0.1"))
-    assert not [c for c in call_forms(old, new) if "fake_flag" in c.subject]  # gone before 0.9.2
-    old = load_snapshot(SNAPSHOTS / "jax-0.8.3.json")
-    (change,) = [c for c in call_forms(old, new) if "fake_flag" in c.subject]
+    found = surface("0.8.3", "0.9.2", "0.12.0.1")
+    gone = call_forms("0.9.2", "0.12.0.1", found, None)
+    assert not [c for c in gone if "fake_flag" in c.subject]  # gone before 0.9.2
+    (change,) = [
+        c for c in call_forms("0.8.3", "0.12.0.1", found, None) if "fake_flag" in c.subject
+    ]
     assert change.subject == "pallas_call(fake_flag=...)" and change.migrate is False
 
 

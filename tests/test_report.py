@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from packaging.version import Version
 
 from report._cli import main
 
@@ -29,16 +30,25 @@ def three(tmp_path: Path) -> Path:
     return folder
 
 
+def first_without(key: str) -> str:
+    """The first scanned release after ``key``'s last span (read from the scan's file)."""
+    ranges = json.loads((REPO / "pallas_compat" / "release_ranges.json").read_text())
+    last = Version(ranges["locations"][key][-1][1])
+    return next(r for r in ranges["releases"] if Version(r) > last)
+
+
 def test_report_shows_the_drift_the_probes_found(three: Path, tmp_path: Path) -> None:
     assert main([str(three), "--out", str(tmp_path)]) == 0
     md = (tmp_path / "api-diff.md").read_text()
     page = (tmp_path / "api-diff.html").read_text()
-    # pl.load: present on 0.4.30 and 0.6.2, absent from 0.12.0.1; TPUCompilerParams likewise.
+    # Every release the scan read, not only the three probed: pl.load goes in the first
+    # release its scanned range leaves out; TPUCompilerParams likewise.
     load = next(line for line in md.splitlines() if 'id="name-pl-load"' in line)
-    assert "| ●●· |" in load and "removed 0.12.0.1" in load  # one mark per release
+    assert f"removed {first_without('jax.experimental.pallas:load')}" in load
     assert "pltriton.load" in load  # what to write, not JAX's message
     params = next(line for line in md.splitlines() if 'id="name-pltpu-tpucompilerparams"' in line)
-    assert "removed 0.12.0.1" in params and "pltpu.CompilerParams" in params
+    gone = first_without("jax.experimental.pallas.tpu:TPUCompilerParams")
+    assert f"removed {gone}" in params and "pltpu.CompilerParams" in params
     assert 'id="form-blockspec-index-map-block-shape"' in md
     assert 'id="name-pl-load"' in page
     assert "<link" not in page and 'src="' not in page and 'href="http' not in page  # no network
@@ -72,8 +82,11 @@ def test_recorded_strings_are_escaped(three: Path, tmp_path: Path) -> None:
         "outcome": "raised",
         "error": {"message": "<script>x</script> | *bold* [link](http://x)"},
     }
-    data["modules"]["jax.experimental.pallas"]["names"]["<img src=x>"] = {"status": "present"}
     path.write_text(json.dumps(data))
+    for snapshot in three.glob("*.json"):  # a name every release has: the snapshots list it
+        data = json.loads(snapshot.read_text())
+        data["modules"]["jax.experimental.pallas"]["names"]["<img src=x>"] = {"status": "present"}
+        snapshot.write_text(json.dumps(data))
     assert main([str(three), "--out", str(tmp_path)]) == 0
     page = (tmp_path / "api-diff.html").read_text()
     md = (tmp_path / "api-diff.md").read_text()
@@ -236,3 +249,17 @@ def test_the_outside_section_agrees_with_the_source_scan() -> None:
                 location.spelling,
                 snap.release,
             )
+
+
+def test_the_markdown_reads_on_its_own(tmp_path: Path) -> None:
+    """No hovering and no filter box in Markdown; a presence strip names its releases; every
+    link inside it lands on an id, and no id is used twice (the HTML page: the browser test)."""
+    assert main([str(SNAPSHOTS), "--out", str(tmp_path)]) == 0
+    md = (tmp_path / "api-diff.md").read_text()
+    assert "hover" not in md.lower() and "filter box" not in md.lower()
+    load = next(line for line in md.splitlines() if 'id="name-pl-load"' in line)
+    strip = load.split(" | ")[1]
+    assert re.fullmatch(r"([●◐·] [\d.]+(-[\d.]+)? ?)+", strip), strip
+    ids = re.findall(r'id="([^"]+)"', md)
+    assert len(ids) == len(set(ids))
+    assert set(re.findall(r"\]\(#([^)]+)\)", md)) <= set(ids)

@@ -17,7 +17,6 @@ import pytest
 
 from pallas_compat._anchors import form_anchor, name_anchor
 from pallas_compat._facts import DICT_PARAMS
-from report._cli import main
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("PALLAS_COMPAT_CHROMIUM") or shutil.which("chromium")
@@ -31,12 +30,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("report")
-    tree = out / "reports"
-    shutil.copytree(REPO / "reports", tree, ignore=shutil.ignore_patterns("*.md", "*.html"))
-    assert main([str(tree / "snapshots"), "--out", str(out)]) == 0
-    return out / "api-diff.html"
+def report(built_report: Path) -> Path:
+    return built_report / "api-diff.html"
 
 
 @pytest.fixture(scope="module")
@@ -102,12 +97,117 @@ def test_the_filter_box_hides_rows_and_the_page_reads_without_js(
 ) -> None:
     page, _ = open_page(browser, report)
     page.fill("#filter", "pl.dot")
+    page.wait_for_function("document.getElementById('filter-count').textContent !== ''")
     visible = page.evaluate(
         """() => [...document.querySelectorAll('table.searchable tr.row')]
         .filter(r => r.offsetParent !== null).map(r => r.cells[0].textContent)"""
     )
-    assert "pl.dot" in visible and all("dot" in name for name in visible)
+    assert "pl.dot" in visible
     page, _ = open_page(browser, report, js=False)
     assert page.query_selector("#filter") is None  # no dead box without JS
     rows = page.evaluate("document.querySelectorAll('table.searchable tr.row').length")
     assert rows > 50
+
+
+def test_every_internal_link_lands_and_no_id_repeats(browser: Any, report: Path) -> None:
+    page, _ = open_page(browser, report)
+    dead = page.evaluate(
+        """() => [...document.querySelectorAll('a[href^="#"]')]
+        .map(a => a.getAttribute('href').slice(1)).filter(id => !document.getElementById(id))"""
+    )
+    repeated = page.evaluate(
+        """() => { const seen = {}; document.querySelectorAll('[id]').forEach(
+        e => seen[e.id] = (seen[e.id] || 0) + 1);
+        return Object.keys(seen).filter(k => seen[k] > 1); }"""
+    )
+    assert dead == [] and repeated == []
+
+
+def visible_rows(page: Any) -> list[str]:
+    return page.evaluate(
+        """() => [...document.querySelectorAll('tr.row')]
+        .filter(r => r.style.display !== 'none' && r.offsetParent !== null)
+        .map(r => r.textContent)"""
+    )
+
+
+def test_the_filter_counts_scrolls_covers_every_table_and_clears(
+    browser: Any, report: Path
+) -> None:
+    page, _ = open_page(browser, report)
+    folds_open = page.evaluate("[...document.querySelectorAll('details')].map(d => d.open)")
+    page.fill("#filter", "pl.dot")
+    page.wait_for_function("document.getElementById('filter-count').textContent !== ''")
+    rows = visible_rows(page)
+    assert rows and all("pl.dot" in text.lower() for text in rows)
+    count = page.evaluate("document.getElementById('filter-count').textContent")
+    assert count == f"{len(rows)} rows match"
+    in_guides = page.evaluate(
+        """() => [...document.querySelectorAll('details[id^="upgrade-"] tr.row')]
+        .filter(r => r.style.display !== 'none').length"""
+    )
+    assert in_guides > 0  # the guides' tables filter too, their folds open to show the hits
+    bars = page.evaluate(
+        """() => [...document.querySelectorAll('svg g.bar')]
+        .filter(g => g.style.display !== 'none').map(g => g.dataset.name)"""
+    )
+    assert bars == ["pl.dot"]
+    first = page.evaluate(
+        """() => { const r = [...document.querySelectorAll('tr.row')]
+        .find(r => r.style.display !== 'none'); const b = r.getBoundingClientRect();
+        return [b.top, b.bottom]; }"""
+    )
+    assert first[0] >= 0 and first[1] <= HEIGHT  # scrolled to the first match
+    page.fill("#filter", "")
+    page.wait_for_function("document.getElementById('filter-count').textContent === ''")
+    assert page.evaluate("[...document.querySelectorAll('details')].map(d => d.open)") == folds_open
+    assert page.evaluate(
+        "[...document.querySelectorAll('tr.row')].every(r => r.style.display === '')"
+    )
+
+
+def test_release_headers_stand_upright_and_stay_in_view(browser: Any, report: Path) -> None:
+    page, _ = open_page(browser, report, name_anchor("pl.dot"))
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('#timeline ~ div table th.r')].slice(0, 40)
+        .map(th => { const r = document.createRange(); r.selectNodeContents(th);
+        return r.getClientRects().length; })"""
+    )
+    assert lines and set(lines) == {1}  # "0.12.0.1" is one line, never "0.4.3/0"
+    page.evaluate("window.scrollBy(0, 600)")
+    header = page.evaluate("document.querySelector('header.top').getBoundingClientRect().bottom")
+    head = page.evaluate(
+        """() => { const t = document.getElementById('name-pl-dot').closest('table');
+        return t.querySelector('th').getBoundingClientRect().top; }"""
+    )
+    assert abs(head - header) <= 2  # the release row sticks under the bar while rows scroll
+
+
+def test_removed_and_refused_cells_are_red_as_the_legend_says(browser: Any, report: Path) -> None:
+    page, _ = open_page(browser, report)
+    red = page.evaluate("getComputedStyle(document.querySelector('.legend .bad')).backgroundColor")
+    last = page.evaluate(
+        """id => { const cells = document.getElementById(id).parentElement.querySelectorAll('td.m');
+        return getComputedStyle(cells[cells.length - 1]).backgroundColor; }""",
+        name_anchor("pl.dot"),
+    )
+    refused = page.evaluate(
+        """id => { const cells = document.getElementById(id).parentElement.querySelectorAll('td.m');
+        return getComputedStyle(cells[cells.length - 1]).backgroundColor; }""",
+        form_anchor(DICT_PARAMS),
+    )
+    assert last == red and refused == red
+
+
+def test_a_phone_can_read_it(browser: Any, report: Path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(report.as_uri() + f"#{name_anchor('pl.dot')}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391  # tables scroll inside
+    name_width = page.evaluate(
+        "document.getElementById('name-pl-dot').getBoundingClientRect().width"
+    )
+    assert name_width >= 80  # not one letter wide
+    label = page.evaluate("document.querySelector('svg g.bar text').getBoundingClientRect().height")
+    assert label >= 10  # the chart keeps its size and scrolls, it does not shrink to 3 px
+    context.close()
