@@ -9,7 +9,6 @@ rewrites it.
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -35,7 +34,6 @@ from pallas_compat.facts import (
     name_anchor,
     pallas_call_keyword_releases,
     release_ranges,
-    served_names,
     shim_serves,
     works_in,
 )
@@ -184,10 +182,6 @@ def instead_of(module: str, name: str, new: str, message: str | None) -> str:
     return f"no public successor in JAX {new}"
 
 
-def gone_from(surface: Surface, module: str, name: str, old: str) -> str | None:
-    return surface.first(module, name, ABSENT, after=old)
-
-
 def name_change(
     module: str, name: str, old: str, new: str, surface: Surface, message: str | None
 ) -> Change:
@@ -198,7 +192,7 @@ def name_change(
     anchor = surface.anchor(module, name)
     feature = owner(loc)
     served = shim_serves(module, name, new)
-    gone = gone_from(surface, module, name, old) or new
+    gone = surface.first(module, name, ABSENT, after=old) or new
     dating = wrong_release(message, measured_changes(surface, module, name))
     if feature is not None and feature.renamed:
         place = successor(feature, new, surface)
@@ -243,12 +237,6 @@ def name_change(
     )
 
 
-@functools.cache
-def shim_fills(module: str) -> frozenset[str]:
-    """The names the shim's namespace for ``module`` serves where JAX lacks them."""
-    return served_names(module)
-
-
 def names(old: str, new: str, surface: Surface) -> list[Change]:
     changes = []
     for module, name in surface.names():
@@ -262,8 +250,7 @@ def names(old: str, new: str, surface: Surface) -> list[Change]:
             if instead == replaced.subject or instead.startswith("no public"):
                 instead = instead_of(module, name, new, message)
             since = surface.first(module, name, DEPRECATED, after=old) or new
-            lived = [r for r in surface.releases if surface.state(r, module, name)[0] in RUNS]
-            gone = surface.first(module, name, ABSENT, after=lived[-1]) if lived else None
+            gone = measured_changes(surface, module, name).get("removed")
             what = f"deprecated in JAX {since}" + (
                 f"; removed in {gone}" if gone else "; no release removes it yet"
             )
