@@ -133,15 +133,16 @@ MESSAGE_RELEASE = re.compile(r"(deprecated|removed) in JAX v?(\d+\.\d+(?:\.\d+)*
 def wrong_release(message: str | None, measured: dict[str, str]) -> str:
     """Where JAX's message dates a change to another release than the release sources show
     it (``measured``: change -> the first release showing it), say what was measured."""
-    notes = []
-    for change, said in MESSAGE_RELEASE.findall(message or ""):
-        seen = measured.get(change)
-        if seen is not None and Version(seen) != Version(said):
-            notes.append(
-                f"JAX's message says {change} in {said}; the release sources show it {change} "
-                f"from {seen}"
-            )
-    return "; ".join(notes)
+    found = [
+        (change, said, measured[change])
+        for change, said in MESSAGE_RELEASE.findall(message or "")
+        if change in measured and Version(measured[change]) != Version(said)
+    ]
+    if not found:
+        return ""
+    said = ", ".join(f"{change} in {release}" for change, release, _ in found)
+    seen = ", ".join(f"{change} from {release}" for change, _, release in found)
+    return f"JAX's message says {said}; the release sources show it {seen}"
 
 
 def measured_changes(surface: Surface, module: str, name: str) -> dict[str, str]:

@@ -160,13 +160,14 @@ body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;padding:0 1.2em 3em;max-w
 header.top{position:sticky;top:0;z-index:3;background:#fff;border-bottom:1px solid #ddd;padding:.4em 0}
 header.top{display:flex;flex-wrap:wrap;align-items:center;gap:.3em 1em}
 header.top nav{display:flex;flex-wrap:wrap;gap:.2em .9em}
-[id]{scroll-margin-top:calc(var(--top,3em) + 4em)}
+[id]{scroll-margin-top:calc(var(--top,3em) + 72px)}
 table{border-collapse:collapse;margin:.6em 0;max-width:100%}
 td,th{border:1px solid #ccc;padding:2px 5px;vertical-align:top;overflow-wrap:anywhere}
 th{background:#f3f3f3;white-space:nowrap;position:sticky;top:var(--top,3em);z-index:1}
 th.r{writing-mode:vertical-rl;transform:rotate(180deg);padding:4px 1px;font-weight:500;font-size:12px}
 td.m{text-align:center;padding:0 1px;min-width:1.1em;font-size:11px}
 table.strip{font-size:12.5px;line-height:1.3}
+table.strip td:first-child{min-width:11em}
 .good{background:#e3f5e1}.warn{background:#fff4d6}.bad{background:#fde2e1}.info{background:#eef2f7}
 td.m.bad{color:#b3261e}
 pre{background:#f7f7f7;padding:.6em;overflow:auto;max-width:100%}
@@ -305,7 +306,8 @@ SVG_FILL = {
 def svg_chart(chart: Chart) -> str:
     """Rows of names, one coloured block per release (release labels upright above); each
     name links to its row. Drawn at its own pixel size, never shrunk: it scrolls instead."""
-    label_w, cell_w, row_h, head_h = 250, 18, 13, 62
+    longest = max((len(bar.label) for bar in chart.bars), default=0)
+    label_w, cell_w, row_h, head_h = 12 + 7 * longest, 18, 13, 62  # 11 px text: ~6.5 px a letter
     width = label_w + cell_w * len(chart.releases)
     height = head_h + row_h * len(chart.bars)
     out = [

@@ -68,13 +68,14 @@ def test_when_did_pl_dot_go(report: tuple[str, str], snapshots: dict) -> None:
     and the probed releases agree with it."""
     spans = SCAN["locations"]["jax.experimental.pallas:dot"]
     gone = scanned_first_after(spans)
+    deprecated = SCAN["deprecated"]["jax.experimental.pallas:dot"][0][0]
     present = releases_where(snapshots, "jax.experimental.pallas", "dot", ("present", "deprecated"))
     assert all(Version(r) < Version(gone) for r in present)
     line = row(report[0], name_anchor("pl.dot"))
     assert f"removed {gone}" in line and "pltriton.dot" in line
     assert "JAX's advice: Use jax.numpy.dot" in line  # JAX's own words for TPU kernels
     # JAX's message says "removed in JAX v0.12.0"; the sources show it earlier: said in text
-    assert f"the release sources show it removed from {gone}" in line
+    assert f"the release sources show it deprecated from {deprecated}, removed from {gone}" in line
 
 
 def test_when_does_dict_compiler_params_break(report: tuple[str, str], snapshots: dict) -> None:
