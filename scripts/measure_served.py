@@ -123,10 +123,9 @@ def main() -> int:
     for release in releases:
         measured[release] = run_release(release, args.venvs, uv)
         print(f"{release}: {sum(map(len, measured[release].values()))} served", file=sys.stderr)
-    result = table(measured, releases)
-    tmp = OUT.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(result, indent=1) + "\n")
-    tmp.replace(OUT)
+    from pallas_compat._atomic import write_atomic
+
+    write_atomic(OUT, json.dumps(table(measured, releases), indent=1) + "\n")
     print(f"wrote {OUT}: {len(releases)} releases")
     return 0
 
