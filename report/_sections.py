@@ -245,10 +245,12 @@ def strip(surface: Surface, module: str, name: str) -> list[Cell]:
     return cells
 
 
-def name_rows(surface: Surface, names: list[tuple[str, str]]) -> list[list[Cell]]:
+def name_rows(
+    surface: Surface, names: list[tuple[str, str]], timeline: list[_changes.NameEvent]
+) -> list[list[Cell]]:
     newest = surface.releases[-1]
     events: dict[tuple[str, str], list[str]] = {}
-    for event in _changes.timeline(surface):
+    for event in timeline:
         events.setdefault((event.module, event.name), []).append(f"{event.change} {event.release}")
     rows = []
     for module, name in names:
@@ -273,13 +275,9 @@ def name_rows(surface: Surface, names: list[tuple[str, str]]) -> list[list[Cell]
     return rows
 
 
-def breaking_names(surface: Surface) -> list[tuple[str, str]]:
+def breaking_names(timeline: list[_changes.NameEvent]) -> list[tuple[str, str]]:
     """Names deprecated, removed or moved in some release."""
-    found = {
-        (e.module, e.name)
-        for e in _changes.timeline(surface)
-        if e.change not in ("added", "re-added")
-    }
+    found = {(e.module, e.name) for e in timeline if e.change not in ("added", "re-added")}
     return sorted(found, key=lambda mn: _changes.Location(*mn).spelling)
 
 
@@ -339,10 +337,11 @@ def timeline_chart(surface: Surface, names: list[tuple[str, str]]) -> Chart:
 
 def name_timeline(surface: Surface) -> Section:
     releases = surface.releases
-    breaking = breaking_names(surface)
-    timeline = {(e.module, e.name) for e in _changes.timeline(surface)}
-    added = sorted(timeline - set(breaking), key=lambda mn: _changes.Location(*mn).spelling)
-    steady = sorted(set(surface.names()) - timeline, key=lambda mn: _changes.Location(*mn).spelling)
+    events = _changes.timeline(surface)  # once: every row and the chart read it
+    breaking = breaking_names(events)
+    changed = {(e.module, e.name) for e in events}
+    added = sorted(changed - set(breaking), key=lambda mn: _changes.Location(*mn).spelling)
+    steady = sorted(set(surface.names()) - changed, key=lambda mn: _changes.Location(*mn).spelling)
     headers = ["name", *releases, "changes", "write instead (newest release)"]
     form_headers = ["call form", *releases, "when", "write instead"]
     probed = ", ".join(s.release for s in surface.snapshots)
@@ -357,7 +356,7 @@ def name_timeline(surface: Surface) -> Section:
         [
             Table(
                 headers,
-                name_rows(surface, breaking),
+                name_rows(surface, breaking, events),
                 "deprecated, removed or moved",
                 searchable=True,
                 strip=(1, len(releases)),
@@ -377,7 +376,7 @@ def name_timeline(surface: Surface) -> Section:
                 tables=[
                     Table(
                         headers,
-                        name_rows(surface, names),
+                        name_rows(surface, names, events),
                         searchable=True,
                         strip=(1, len(releases)),
                     )

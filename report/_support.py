@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
+from pallas_compat._uses import runs
 from pallas_compat.facts import (
     CALL_FORMS,
     MOSAIC_GPU,
@@ -193,16 +194,12 @@ def window(first: str, last: str, surface: Surface) -> Window:
 
 
 def runs_text(found: list[str], window: list[str]) -> str:
-    from pallas_compat._uses import runs
-
     if len(found) == len(window):
         return "every release"
     return runs(found) if found else "no release"
 
 
 def keywords_text(row: Row) -> str:
-    from pallas_compat._uses import runs
-
     return ", ".join(
         f"{word}= ({runs(taken) if taken else 'none'})" for word, taken in row.keywords
     )
