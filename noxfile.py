@@ -209,6 +209,8 @@ def install_jax_with_undeclared(session: nox.Session, jax: str) -> None:
     install_jax(session, jax, also=undeclared(marker))
     if not marker.exists():
         found = session.run("python", "-m", "probes.imports", silent=True)
+        if found is None:  # `nox --install-only`: nothing ran, so nothing was found yet
+            return
         marker.write_text(found.strip().splitlines()[-1])
         install_jax(session, jax, also=undeclared(marker))
 
