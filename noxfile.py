@@ -18,6 +18,7 @@ what it fetches, the results it reads) are those recorded beside its committed r
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import sys
@@ -48,7 +49,6 @@ from kernels.thirdparty._libraries import LIBRARIES  # noqa: E402
 nox.needs_version = ">=2026.10.20"
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.reuse_venv = "yes"
-nox.options.sessions = ["probe", "kernels", "corpus", "thirdparty", "report"]
 #: Two at a time: the sessions are single-threaded Python around XLA, and a third adds
 #: memory, not speed, on the 2-core machines CI gives (``nox -j N`` to choose).
 nox.options.parallel = 2
@@ -105,11 +105,23 @@ ENTRIES = {
 #: release): an input too, so that changing it here reruns the sessions.
 RUNS = {
     "probe": "python -m probes, with JAX's persistent compilation cache",
-    "kernels": "python -m kernels (default modes), no compilation cache",
-    "corpus": "python -m kernels.corpus, no compilation cache",
-    "thirdparty": "python -m kernels.thirdparty, no compilation cache",
+    "kernels": "python -m kernels (default modes), no compilation cache, XLA backend optimization level 0",
+    "corpus": "python -m kernels.corpus, no compilation cache, XLA backend optimization level 0",
+    "thirdparty": "python -m kernels.thirdparty, no compilation cache, XLA backend optimization level 0",
     "report": "python -m report",
 }
+#: The interpreter compiles hundreds of small XLA programs a session; without LLVM's
+#: optimizations they compile about 12 % faster, and every recorded verdict is the same (the
+#: probes compile this way too). A level the user gives in ``XLA_FLAGS`` wins.
+FAST_COMPILE = "--xla_backend_optimization_level=0"
+
+
+def fast_compile_env() -> dict[str, str]:
+    """``XLA_FLAGS`` for a session that runs kernels: the user's, plus ``FAST_COMPILE``."""
+    flags = os.environ.get("XLA_FLAGS", "")
+    if "xla_backend_optimization_level" in flags:
+        return {}
+    return {"XLA_FLAGS": f"{flags} {FAST_COMPILE}".strip()}
 
 
 def spec(kind: str, jax: str | None = None) -> Session:
@@ -142,6 +154,25 @@ def all_sessions() -> list[Session]:
         *(spec("thirdparty", r) for r in THIRDPARTY_RELEASES),
         spec("report"),
     ]
+
+
+def longest_first() -> list[str]:
+    """The main job's sessions in the order that ends the two workers together: the longest
+    kinds first (third-party and corpus, their newest release first, which runs the most
+    cases, the two kinds taking turns so that the workers share no libcst work at the
+    start), then the chapter's kernels and the probes; the report, which reads them all,
+    last."""
+    newest_first = {
+        kind: [s.name for s in all_sessions() if s.kind == kind][::-1]
+        for kind in ("thirdparty", "corpus", "kernels", "probe")
+    }
+    longest = [
+        name
+        for pair in itertools.zip_longest(newest_first["thirdparty"], newest_first["corpus"])
+        for name in pair
+        if name is not None
+    ]
+    return [*longest, *newest_first["kernels"], *newest_first["probe"], "report"]
 
 
 def skip_if_up_to_date(session: nox.Session, inputs: Session) -> list[str]:
@@ -275,7 +306,7 @@ def kernels(session: nox.Session, jax: str) -> None:
     TIMINGS.mkdir(parents=True, exist_ok=True)
     out = ["--out", str(KERNELS / f"jax-{jax}.json")]
     out += ["--timings", str(TIMINGS / f"kernels-jax-{jax}.json")]
-    ran = session.run("python", "-m", "kernels", *out, *posargs)
+    ran = session.run("python", "-m", "kernels", *out, *posargs, env=fast_compile_env())
     record_inputs(inputs, ran)
 
 
@@ -296,7 +327,7 @@ def corpus(session: nox.Session, jax: str) -> None:
         ran = corpus_of_added(session, [fetched_release(f) for f in added], result)
     else:
         run = ["--out", str(result), "--timings", str(timings)]
-        ran = session.run("python", "-m", "kernels.corpus", *run)
+        ran = session.run("python", "-m", "kernels.corpus", *run, env=fast_compile_env())
     record_inputs(inputs, ran)
 
 
@@ -318,7 +349,7 @@ def corpus_of_added(session: nox.Session, releases: list[str], result: Path) -> 
             (ops / release).symlink_to(default_cache() / "ops" / release)
         part = Path(tmp) / "added.json"
         run = ["--ops", str(ops), "--out", str(part)]
-        ran = session.run("python", "-m", "kernels.corpus", *run)
+        ran = session.run("python", "-m", "kernels.corpus", *run, env=fast_compile_env())
         if ran is None:
             return None
         old, new = json.loads(result.read_text()), json.loads(part.read_text())
@@ -343,7 +374,7 @@ def thirdparty(session: nox.Session, jax: str) -> None:
     TIMINGS.mkdir(parents=True, exist_ok=True)
     out = ["--out", str(THIRDPARTY / f"jax-{jax}.json")]
     out += ["--timings", str(TIMINGS / f"thirdparty-jax-{jax}.json")]
-    ran = session.run("python", "-m", "kernels.thirdparty", *out)
+    ran = session.run("python", "-m", "kernels.thirdparty", *out, env=fast_compile_env())
     record_inputs(inputs, ran)
 
 
@@ -401,6 +432,8 @@ def lint(session: nox.Session) -> None:
     for benchmark in TINY_BENCHMARKS:
         session.run("python", *benchmark)
 
+
+nox.options.sessions = longest_first()
 
 #: A release whose Python is not found fails its session instead of passing as "skipped": the
 #: main job must not succeed having done nothing. ``nox --no-error-on-missing-interpreters``

@@ -21,7 +21,7 @@ from packaging.version import InvalidVersion, Version
 
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
 from kernels._progress import Progress
-from kernels.corpus import SCHEMA
+from kernels.corpus import SCHEMA, _memo
 from kernels.corpus._cases import CorpusCase, cases
 from kernels.corpus._run import ROUTES, attempt, load, side_file, timed
 
@@ -56,12 +56,14 @@ def _main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--only", metavar="TEXT", default="", help="run only the cases whose name contains TEXT"
     )
+    _memo.add_option(parser)
     parser.add_argument(
         "--timings",
         type=Path,
         help="write how long each case took and its max abs error here (kept out of the results)",
     )
     args = parser.parse_args(argv)
+    _memo.configure(args)
     if args.ops is None:
         sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
         from fetch_ops import default_cache

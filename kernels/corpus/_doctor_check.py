@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import libcst as cst
-
 from common import CorpusStatus, DoctorVerdict
+from kernels.corpus._doctor_uses import uses_in
 from kernels.corpus._run import NON_PALLAS_CHANGE
 
 
@@ -45,7 +44,7 @@ def statement_lines(tree: ast.Module) -> dict[int, range]:
 def breaking_uses_run(folder: Path, ran: dict[str, set[int]], target: str) -> list[Flagged]:
     """Doctor's uses, in the files under ``folder``, that break on ``target`` and whose
     statement ran."""
-    from pallas_compat._source import UseState, find_uses
+    from pallas_compat._source import UseState
 
     flagged = []
     for path in sorted(folder.rglob("*.py")):
@@ -54,7 +53,7 @@ def breaking_uses_run(folder: Path, ran: dict[str, set[int]], target: str) -> li
             continue
         text = path.read_text()
         spans = statement_lines(ast.parse(text))
-        for use in find_uses(str(path), cst.parse_module(text)):
+        for use in uses_in(text):
             span = spans.get(use.line, range(use.line, use.line + 1))
             if use.state_on(target) is UseState.BREAKS and lines.intersection(span):
                 flagged.append(Flagged(str(path.relative_to(folder)), use.line, str(use.api)))

@@ -43,18 +43,33 @@ def prepared_source(path: Path, route: str, target: str) -> str:
 def _prepared(source: str, route: str, target: str) -> str:
     """Keyed by the text itself: a release's shared helpers (splash attention's mask files,
     megablox's common) come once per case that imports them, and migrating one with libcst
-    takes longer than running the kernel."""
+    takes longer than running the kernel. Across sessions, ``_memo`` keeps the shim's
+    imports once per text (they do not depend on the target) and migrate's per target."""
+    from kernels.corpus import _memo
+
     if route == "shim":
         from kernels.corpus._shim_imports import shim_imports
 
-        source = shim_imports(source)
-    elif route == "migrate":
-        import libcst as cst
-
-        from pallas_compat._migrate import migrate_module
-
-        source = migrate_module(cst.parse_module(source), target).code
+        return str(_memo.remembered("shim", source, "", lambda: shim_imports(source)))
+    if route == "migrate":
+        return str(_memo.remembered("migrate", source, target, lambda: migrated(source, target)))
     return source
+
+
+def migrated(source: str, target: str) -> str:
+    """``pallas-compat migrate``'s rewrite of ``source`` for ``target``."""
+    import libcst as cst
+
+    from kernels.corpus._doctor_uses import nothing_to_migrate
+
+    if nothing_to_migrate(source, target):
+        return source
+
+    from pallas_compat._migrate import migrate_module
+    from pallas_compat._source import gc_paused
+
+    with gc_paused():  # as `pallas-compat migrate` runs it
+        return migrate_module(cst.parse_module(source), target).code
 
 
 def imports(source: str, package: str) -> list[tuple[str, tuple[str, ...]]]:

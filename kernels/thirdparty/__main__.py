@@ -23,6 +23,7 @@ from packaging.version import Version
 
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
 from kernels._progress import Progress
+from kernels.corpus import _memo
 from kernels.corpus._doctor_check import breaking_uses_run
 from kernels.corpus._doctor_check import verdict as doctor_verdict
 from kernels.corpus._lines import lines_run
@@ -92,12 +93,14 @@ def _main(argv: Sequence[str]) -> int:
         help="comma-separated routes to run for every case up to this release (default: "
         "native on a library's own release, native, patch, shim and migrate on newer ones)",
     )
+    _memo.add_option(parser)
     parser.add_argument(
         "--timings",
         type=Path,
         help="write how long each case took and its max abs error here (kept out of the results)",
     )
     args = parser.parse_args(argv)
+    _memo.configure(args)
     routes_asked = tuple(r for r in args.routes.split(",") if r)
     unknown = [r for r in routes_asked if r not in ("native", *ROUTES)]
     if unknown:

@@ -1,0 +1,39 @@
+"""Doctor's uses of a source text, kept across sessions by ``_memo``: the doctor check of a
+plain run reads them, and so does the migrate route, to leave alone a file that has nothing
+to migrate. They do not depend on the target: each use carries the releases it works in."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from kernels.corpus import _memo
+from pallas_compat._uses import Use
+
+
+def uses_in(text: str) -> list[Use]:
+    """Every use ``doctor`` finds in ``text``."""
+    import libcst as cst
+
+    from pallas_compat._source import find_uses, gc_paused
+
+    def found() -> list[dict[str, Any]]:
+        with gc_paused():
+            return [dataclasses.asdict(u) for u in find_uses("", cst.parse_module(text))]
+
+    return [as_use(fields) for fields in _memo.remembered("uses", text, "", found)]  # type: ignore[union-attr]
+
+
+def as_use(fields: dict[str, Any]) -> Use:
+    """A use back from its JSON fields (spans were tuples)."""
+    spans = {k: tuple(tuple(span) for span in fields[k]) for k in ("releases", "warns")}
+    return Use(**{**fields, **spans})
+
+
+def nothing_to_migrate(text: str, target: str) -> bool:
+    """Every use doctor finds works quietly on ``target``: migrate, which rewrites only what
+    breaks or warns there, gives the file back as it came (``tests/test_doctor_uses.py``
+    holds it to that on real kernels), so libcst need not rewrite it."""
+    from pallas_compat._source import UseState
+
+    return all(use.state_on(target) is UseState.WORKS for use in uses_in(text))
