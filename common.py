@@ -301,15 +301,21 @@ def python_minor() -> str:
 
 
 def write_side_file(
-    path: Path, prog: str, seconds: dict[str, float], measured: dict[str, float]
+    path: Path,
+    prog: str,
+    seconds: dict[str, float],
+    measured: dict[str, float],
+    compiles: dict[str, int] | None = None,
 ) -> bool:
     """The timings and measured error magnitudes of one run, beside (never inside) its
-    committed result: they move with the CPU, XLA's thread count and the machine's load."""
+    committed result: they move with the CPU, XLA's thread count and the machine's load.
+    ``compiles``: how many XLA compiles the run asked for, and how many it shared."""
     import datetime
 
     created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    more = {} if compiles is None else {"compiles": compiles}
     text = json.dumps(
-        {"created": created, "seconds": seconds, "max_abs_error": measured},
+        {"created": created, "seconds": seconds, "max_abs_error": measured, **more},
         indent=1,
         sort_keys=True,
         allow_nan=True,

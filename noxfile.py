@@ -103,11 +103,14 @@ ENTRIES = {
 }
 #: How each kind runs, where that can change its result (JAX's compilation cache did, on one
 #: release): an input too, so that changing it here reruns the sessions.
+#: Kernel-running sessions compile without LLVM's optimizations (``FAST_COMPILE``) and without
+#: JAX's persistent cache; the corpora compile each identical program once per process.
+RUN_KERNELS = "no persistent compilation cache, XLA backend optimization level 0"
 RUNS = {
     "probe": "python -m probes, with JAX's persistent compilation cache",
-    "kernels": "python -m kernels (default modes), no compilation cache, XLA backend optimization level 0",
-    "corpus": "python -m kernels.corpus, no compilation cache, XLA backend optimization level 0",
-    "thirdparty": "python -m kernels.thirdparty, no compilation cache, XLA backend optimization level 0",
+    "kernels": f"python -m kernels (default modes), {RUN_KERNELS}",
+    "corpus": f"python -m kernels.corpus, {RUN_KERNELS}, one compile per identical program",
+    "thirdparty": f"python -m kernels.thirdparty, {RUN_KERNELS}, one compile per identical program",
     "report": "python -m report",
 }
 #: The interpreter compiles hundreds of small XLA programs a session; without LLVM's

@@ -28,6 +28,7 @@ RELEASE_DEPENDENT = frozenset(
         "test_block_spec",
         "test_block_spec_order",
         "test_block_spec_subclass",
+        "test_compiled",
         "test_compiler_params",
         "test_corpus",
         "test_cost_analysis",

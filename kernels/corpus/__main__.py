@@ -21,7 +21,7 @@ from packaging.version import InvalidVersion, Version
 
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
 from kernels._progress import Progress
-from kernels.corpus import SCHEMA, _memo
+from kernels.corpus import SCHEMA, _compiled, _memo
 from kernels.corpus._cases import CorpusCase, cases
 from kernels.corpus._run import ROUTES, attempt, load, side_file, timed
 
@@ -57,6 +57,7 @@ def _main(argv: Sequence[str]) -> int:
         "--only", metavar="TEXT", default="", help="run only the cases whose name contains TEXT"
     )
     _memo.add_option(parser)
+    _compiled.add_option(parser)
     parser.add_argument(
         "--timings",
         type=Path,
@@ -64,6 +65,7 @@ def _main(argv: Sequence[str]) -> int:
     )
     args = parser.parse_args(argv)
     _memo.configure(args)
+    _compiled.configure(args)
     if args.ops is None:
         sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
         from fetch_ops import default_cache
@@ -110,7 +112,9 @@ def _main(argv: Sequence[str]) -> int:
         sys.stdout.write(text)
     elif not write_or_keep(args.out, text, PROG):
         return 1
-    if args.timings is not None and not write_side_file(args.timings, PROG, seconds, measured):
+    if args.timings is not None and not write_side_file(
+        args.timings, PROG, seconds, measured, compiles=_compiled.counts
+    ):
         return 1
     return 0
 

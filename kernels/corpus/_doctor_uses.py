@@ -1,6 +1,7 @@
 """Doctor's uses of a source text, kept across sessions by ``_memo``: the doctor check of a
-plain run reads them, and so does the migrate route, to leave alone a file that has nothing
-to migrate. They do not depend on the target: each use carries the releases it works in."""
+plain run reads them, and so does the migrate route, to leave alone a file in which there is
+nothing to migrate. They do not depend on the target: each use carries the releases it works
+in."""
 
 from __future__ import annotations
 
@@ -30,10 +31,10 @@ def as_use(fields: dict[str, Any]) -> Use:
     return Use(**{**fields, **spans})
 
 
-def nothing_to_migrate(text: str, target: str) -> bool:
-    """Every use doctor finds works quietly on ``target``: migrate, which rewrites only what
-    breaks or warns there, gives the file back as it came (``tests/test_doctor_uses.py``
-    holds it to that on real kernels), so libcst need not rewrite it."""
-    from pallas_compat._source import UseState
-
-    return all(use.state_on(target) is UseState.WORKS for use in uses_in(text))
+def nothing_to_migrate(text: str) -> bool:
+    """Doctor finds no use in ``text`` at all: migrate gives it back as it came, on every
+    target (``tests/test_doctor_uses.py`` holds it to that on real kernels), so libcst need
+    not rewrite it. A use that works on the target is not enough: migrate also writes the
+    newest spelling where the target has it (``pltpu.TPUMemorySpace.ANY`` -> ``pl.ANY``) and
+    turns a masked ``pl.ds`` read into index arrays, which 0.12 needs."""
+    return not uses_in(text)

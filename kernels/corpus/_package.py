@@ -62,7 +62,7 @@ def migrated(source: str, target: str) -> str:
 
     from kernels.corpus._doctor_uses import nothing_to_migrate
 
-    if nothing_to_migrate(source, target):
+    if nothing_to_migrate(source):
         return source
 
     from pallas_compat._migrate import migrate_module

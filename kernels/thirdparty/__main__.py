@@ -23,7 +23,7 @@ from packaging.version import Version
 
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
 from kernels._progress import Progress
-from kernels.corpus import _memo
+from kernels.corpus import _compiled, _memo
 from kernels.corpus._doctor_check import breaking_uses_run
 from kernels.corpus._doctor_check import verdict as doctor_verdict
 from kernels.corpus._lines import lines_run
@@ -94,6 +94,7 @@ def _main(argv: Sequence[str]) -> int:
         "native on a library's own release, native, patch, shim and migrate on newer ones)",
     )
     _memo.add_option(parser)
+    _compiled.add_option(parser)
     parser.add_argument(
         "--timings",
         type=Path,
@@ -101,6 +102,7 @@ def _main(argv: Sequence[str]) -> int:
     )
     args = parser.parse_args(argv)
     _memo.configure(args)
+    _compiled.configure(args)
     routes_asked = tuple(r for r in args.routes.split(",") if r)
     unknown = [r for r in routes_asked if r not in ("native", *ROUTES)]
     if unknown:
@@ -147,7 +149,9 @@ def _main(argv: Sequence[str]) -> int:
         sys.stdout.write(text + "\n")
     elif not write_or_keep(args.out, text + "\n", PROG):
         return 1
-    if args.timings is not None and not write_side_file(args.timings, PROG, seconds, measured):
+    if args.timings is not None and not write_side_file(
+        args.timings, PROG, seconds, measured, compiles=_compiled.counts
+    ):
         return 1
     return 0
 
