@@ -62,6 +62,8 @@ RELEASES = MATRIX.every if os.environ.get("PALLAS_COMPAT_MATRIX") == "every" els
 OLDEST, NEWEST = MATRIX.default[0], MATRIX.default[-1]
 #: The whole suite runs on the three eras of the shim: dict-only, TPUCompilerParams-era, newest.
 TESTS = (OLDEST, "0.6.2", NEWEST)
+#: The three long whole-suite sessions first, so that two workers end together.
+WHOLE_SUITE_FIRST = tuple(sorted(MATRIX.default, key=lambda r: r not in TESTS))
 SNAPSHOTS = ROOT / "reports" / "snapshots"
 KERNELS = ROOT / "reports" / "kernels"
 CORPUS = ROOT / "reports" / "corpus"
@@ -263,7 +265,7 @@ def compilation_cache(session: nox.Session) -> Path:
 
 
 @nox.session(tags=["tests"], allow_parallel=True)
-@nox.parametrize("python,jax", per_release(MATRIX.default))
+@nox.parametrize("python,jax", per_release(WHOLE_SUITE_FIRST))
 def tests(session: nox.Session, jax: str) -> None:
     """The pytest suite against one JAX release (and the third-party libraries it reads): the
     whole suite on TESTS, the release-dependent tests (``-m release``) on the other releases
