@@ -171,8 +171,9 @@ def longest_first() -> list[str]:
     cases, the two kinds taking turns so that the workers share no libcst work at the
     start), then the chapter's kernels and the probes; the report, which reads them all,
     last."""
+    sessions = all_sessions()
     newest_first = {
-        kind: [s.name for s in all_sessions() if s.kind == kind][::-1]
+        kind: [s.name for s in sessions if s.kind == kind][::-1]
         for kind in ("thirdparty", "corpus", "kernels", "probe")
     }
     longest = [
