@@ -17,6 +17,7 @@ from common import (
     write_or_keep,
     write_side_file,
 )
+from kernels import _compiled
 from kernels._modes import DEFAULT_MODES, Mode
 
 PROG = "python -m kernels"
@@ -40,6 +41,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "machine, so they are kept out of the results)",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
+    _compiled.add_option(parser)
     return parser.parse_args(argv)
 
 
@@ -76,6 +78,7 @@ def _main(argv: Sequence[str]) -> int:
             raise UsageError(f"{option} {path}: {problem}")
     from kernels._results import collect
 
+    _compiled.configure(args)
     results = collect(modes, args.only, progress=None if args.quiet else sys.stderr)
     from kernels._measured import MEASURED
 
@@ -87,7 +90,9 @@ def _main(argv: Sequence[str]) -> int:
         sys.stdout.write(text)
     elif not write_or_keep(args.out, text, PROG):
         return 1
-    if args.timings is not None and not write_side_file(args.timings, PROG, seconds, measured):
+    if args.timings is not None and not write_side_file(
+        args.timings, PROG, seconds, measured, compiles=_compiled.counts
+    ):
         return 1
     bad = [r for r in results["results"] if r["status"] in (KernelStatus.FAIL, KernelStatus.ERROR)]
     return 1 if bad else 0

@@ -34,7 +34,7 @@ from pallas_compat._registry import registry
 from pallas_compat._rewrite import MARKER, noted, one_per_line, with_header_notes
 from pallas_compat._uses import Drift
 
-__all__ = ["MARKER", "Migrator", "migrate_module"]
+__all__ = ["MARKER", "Migration", "Migrator", "migrate_module"]
 
 #: Modules imported under these names when a rewrite needs them and the file has no name.
 IMPORT_NAMES: dict[str, str] = {**ALIASES, "jax.numpy": "jnp"}
@@ -275,6 +275,50 @@ def whole_module(hook: str, selected: frozenset[str] | None, noqa: Silenced) -> 
     ]
 
 
+class Migration:
+    """One module migrated for as many targets as asked. libcst's scope analysis (the qualified
+    names every rule reads) is most of a migration's time and depends on the module alone, so
+    it runs once, for every target whose whole-module ``before`` passes leave the module as it
+    came; each target still gets a walk of its own."""
+
+    def __init__(
+        self,
+        module: cst.Module,
+        selected: frozenset[str] | None = None,
+        noqa: Silenced | None = None,
+    ) -> None:
+        self.module = module
+        self.selected = selected
+        self.noqa = noqa or {}
+        self._wrapper: cst.MetadataWrapper | None = None
+
+    def wrapper(self, module: cst.Module) -> cst.MetadataWrapper:
+        """The module's metadata, kept for the module as it came. A freshly parsed module has
+        no shared nodes: the wrapper's defensive deep copy is not needed."""
+        if module is not self.module:
+            return cst.MetadataWrapper(module, unsafe_skip_copy=True)
+        if self._wrapper is None:
+            self._wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
+        return self._wrapper
+
+    def to(self, target: str) -> cst.Module:
+        """The module rewritten for JAX ``target`` (unchanged if nothing breaks there)."""
+        selected, noqa, original = self.selected, self.noqa, self.module
+        module = original
+        for rule in whole_module("before", selected, noqa):
+            module = rule.before(module, target)
+        context = CodemodContext()
+        migrator = (NoqaMigrator if noqa else Migrator)(context, target, module, selected, noqa)
+        migrated = self.wrapper(module).visit(migrator)
+        if not migrator.changed:  # nothing rewritten or noted: the tree as it came
+            migrated = module
+        elif context.scratch.get(AddImportsVisitor.CONTEXT_KEY):  # a pass of its own: only if asked
+            migrated = migrated.visit(AddImportsVisitor(context))
+        for rule in whole_module("after", selected, noqa):
+            migrated = rule.after(migrated, target)
+        return migrated if migrated is original else without_unused_imports(original, migrated)
+
+
 def migrate_module(
     module: cst.Module,
     target: str,
@@ -283,18 +327,4 @@ def migrate_module(
 ) -> cst.Module:
     """``module`` rewritten for JAX ``target`` (unchanged if nothing breaks there) by the
     ``selected`` rules (default: all), less what the ``noqa`` lines silence."""
-    noqa = noqa or {}
-    original = module
-    for rule in whole_module("before", selected, noqa):
-        module = rule.before(module, target)
-    context = CodemodContext()
-    wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)  # fresh from the parser
-    migrator = (NoqaMigrator if noqa else Migrator)(context, target, module, selected, noqa)
-    migrated = wrapper.visit(migrator)
-    if not migrator.changed:  # nothing rewritten or noted: the tree as it came
-        migrated = module
-    elif context.scratch.get(AddImportsVisitor.CONTEXT_KEY):  # a pass of its own: only if asked
-        migrated = migrated.visit(AddImportsVisitor(context))
-    for rule in whole_module("after", selected, noqa):
-        migrated = rule.after(migrated, target)
-    return migrated if migrated is original else without_unused_imports(original, migrated)
+    return Migration(module, selected, noqa).to(target)

@@ -1,4 +1,4 @@
-"""kernels.corpus._compiled: a program compiled once is shared only with the same program."""
+"""kernels._compiled: a program compiled once is shared only with the same program."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from jax._src import compiler
 
-from kernels.corpus import _compiled
+from kernels import _compiled
 
 
 @pytest.fixture

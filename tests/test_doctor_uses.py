@@ -28,8 +28,8 @@ def test_the_migrate_route_does_not_run_libcst_on_such_a_file(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     text = (REAL / "jax_0_4_30_plain" / "example_kernel.py").read_text()
-    monkeypatch.setattr(_migrate, "migrate_module", lambda *a: pytest.fail("libcst ran"))
-    assert _package.migrated(text, "0.12.0.1") == text
+    monkeypatch.setattr(_migrate, "Migration", lambda *a: pytest.fail("libcst ran"))
+    assert _package.migrated(text, list(TARGETS)) == dict.fromkeys(TARGETS, text)
 
 
 MODERNIZED = """\
@@ -56,7 +56,7 @@ def test_a_file_whose_uses_all_work_is_still_migrated(text: str, target: str) ->
     uses = _doctor_uses.uses_in(text)
     assert uses and all(not use.breaks_on(target) for use in uses)
     assert not _doctor_uses.nothing_to_migrate(text)
-    assert _package.migrated(text, target) != text
+    assert _package.migrated(text, [target]) != {target: text}
 
 
 def test_uses_come_back_as_doctor_finds_them() -> None:

@@ -112,3 +112,35 @@ def test_doctors_uses_from_the_cache_are_those_found(folder: Path) -> None:
     assert _doctor_uses.uses_in(OLD) == found  # computed, and kept
     assert _doctor_uses.uses_in(OLD) == found  # read back: tuples and all
     assert len(entries(folder)) == 1
+
+
+@pytest.fixture
+def also(folder: Path) -> Iterator[Path]:
+    _memo.also_migrate_to(("0.4.30", "0.6.2", "0.9.2", "0.12.0.1"))
+    yield folder
+    _memo.also_migrate_to(())
+
+
+def test_a_file_migrated_once_is_kept_for_the_other_sessions_releases(also: Path) -> None:
+    assert _package._prepared(OLD, "migrate", "0.6.2", "0.4.30")
+    kept = {}
+    for path in entries(also, "migrate"):
+        entry = json.loads(path.read_text())
+        kept[entry["target"]] = entry["answer"]
+    assert sorted(kept) == ["0.12.0.1", "0.6.2", "0.9.2"]  # not 0.4.30: written for it
+    assert len(set(kept.values())) > 1  # the releases differ here: the check means something
+    _memo.use_folder(None)
+    for target, answer in kept.items():
+        assert _package._prepared.__wrapped__(OLD, "migrate", target) == answer, target
+
+
+def test_the_other_releases_wait_for_a_cache_and_a_known_release(also: Path) -> None:
+    assert _memo.migrate_targets("0.6.2", None) == ["0.6.2"]
+    _memo.use_folder(None)
+    assert _memo.migrate_targets("0.6.2", "0.4.30") == ["0.6.2"]
+
+
+def test_a_kept_answer_of_another_release_is_not_computed_again(also: Path) -> None:
+    _memo.remember("migrate", OLD, "0.12.0.1", "kept by another session")
+    _package._prepared(OLD, "migrate", "0.6.2", "0.4.30")
+    assert _memo.recalled("migrate", OLD, "0.12.0.1") == "kept by another session"

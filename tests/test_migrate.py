@@ -13,7 +13,7 @@ import pytest
 from packaging.version import Version
 
 from pallas_compat._errors import installed_jax
-from pallas_compat._migrate import MARKER, migrate_module
+from pallas_compat._migrate import MARKER, Migration, migrate_module
 from pallas_compat._source import find_uses
 from tests.test_source import BOUND
 
@@ -206,3 +206,39 @@ def test_a_renamed_keyword_takes_the_spelling_the_target_has_either_way() -> Non
     old = new.replace("out_type", "out_shape").replace("scratch_types", "scratch_shapes")
     assert migrate_module(cst.parse_module(new), "0.7.1").code == old
     assert migrate_module(cst.parse_module(old), "0.12.0.1").code == new
+
+
+REAL = Path(__file__).parent / "fixtures" / "real"
+TARGETS = ("0.4.35", "0.6.2", "0.9.2", "0.12.0.1")
+
+
+@pytest.mark.parametrize(
+    "kernel", ["jax_0_4_30/flash_attention.py", "jax_0_4_30/gmm.py", FIXTURE.name]
+)
+def test_one_migration_for_several_targets_gives_what_each_would_alone(kernel: str) -> None:
+    """A ``Migration`` keeps the scope analysis between targets and nothing else: each
+    target, in any order, gets the rewrite its own ``migrate_module`` gives."""
+    path = FIXTURE if kernel == FIXTURE.name else REAL / kernel
+    source = path.read_text()
+    alone = {t: migrate_module(cst.parse_module(source), t).code for t in TARGETS}
+    assert len(set(alone.values())) > 1  # the targets differ here: the check means something
+    migration = Migration(cst.parse_module(source))
+    for target in (*reversed(TARGETS), *TARGETS):
+        assert migration.to(target).code == alone[target], target
+
+
+def test_the_scope_analysis_runs_once_for_all_targets(monkeypatch: pytest.MonkeyPatch) -> None:
+    from libcst.metadata import ScopeProvider
+
+    runs = []
+    init = ScopeProvider.__init__
+
+    def counted(self: ScopeProvider, *args: object, **kwargs: object) -> None:
+        runs.append(self)
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(ScopeProvider, "__init__", counted)
+    migration = Migration(cst.parse_module((REAL / "jax_0_4_30" / "gmm.py").read_text()))
+    for target in TARGETS:
+        migration.to(target)
+    assert len(runs) == 1

@@ -20,9 +20,11 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
+from kernels import _compiled
 from kernels._progress import Progress
-from kernels.corpus import SCHEMA, _compiled, _memo
+from kernels.corpus import SCHEMA, _memo
 from kernels.corpus._cases import CorpusCase, cases
+from kernels.corpus._package import Tree
 from kernels.corpus._run import ROUTES, attempt, load, side_file, timed
 
 
@@ -30,9 +32,10 @@ def one(
     case: CorpusCase, release: str, route: str, target: str, ops: Path, work: Path
 ) -> dict[str, Any]:
     tag = f"corpus_{release.replace('.', '_')}_{Path(case.file).stem}_{route}"
+    tree = Tree(ops / release, written_for=release)
     verdict = timed(
         lambda: attempt(
-            case, route, lambda: load(ops / release, case.file, route, target, work, tag), tag, work
+            case, route, lambda: load(tree, case.file, route, target, work, tag), tag, work
         )
     )
     return {"from": release, "kernel": case.name, "route": route, **verdict}

@@ -23,6 +23,9 @@ from pathlib import Path
 
 #: Where entries go; None (the default, and for library use) computes everything each time.
 _folder: Path | None = None
+#: The releases the sessions beside this one migrate to: a file migrated here is migrated for
+#: those too, at once, sharing libcst's scope analysis (``pallas_compat._migrate.Migration``).
+_also: tuple[str, ...] = ()
 
 
 def use_folder(folder: Path | None) -> None:
@@ -39,6 +42,23 @@ def default_folder() -> Path:
     return default_cache() / "libcst"
 
 
+def also_migrate_to(releases: tuple[str, ...]) -> None:
+    global _also
+    _also = releases
+
+
+def migrate_targets(target: str, newer_than: str | None) -> list[str]:
+    """``target``, then the releases of ``--also-migrate-to`` newer than ``newer_than`` (the
+    release a file was written for: migrate's route runs it only there); with no cache to
+    keep their answers in, ``target`` alone."""
+    from packaging.version import Version
+
+    if _folder is None or newer_than is None:
+        return [target]
+    others = [r for r in _also if r != target and Version(r) > Version(newer_than)]
+    return [target, *others]
+
+
 def add_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-memo",
@@ -46,10 +66,18 @@ def add_option(parser: argparse.ArgumentParser) -> None:
         help="prepare every file with libcst again instead of reading the cache of earlier "
         "sessions (PALLAS_COMPAT_CACHE/libcst)",
     )
+    parser.add_argument(
+        "--also-migrate-to",
+        metavar="RELEASES",
+        default="",
+        help="comma-separated releases whose sessions migrate the same files: a file migrated "
+        "here is migrated for them too, sharing libcst's scope analysis, and kept in the cache",
+    )
 
 
 def configure(args: argparse.Namespace) -> None:
     use_folder(None if args.no_memo else default_folder())
+    also_migrate_to(tuple(r for r in args.also_migrate_to.split(",") if r))
 
 
 @functools.cache
@@ -75,19 +103,36 @@ def entry(kind: str, text: str, target: str) -> Path | None:
     return _folder / name[:2] / f"{name}.json"
 
 
+#: What ``recalled`` gives for an answer the cache does not hold.
+MISSING = object()
+
+
 def remembered(kind: str, text: str, target: str, compute: Callable[[], object]) -> object:
     """``compute()``'s JSON-able answer for ``(kind, text, target)``, from the cache or
     computed and kept. A damaged entry is computed again."""
+    answer = recalled(kind, text, target)
+    if answer is MISSING:
+        answer = compute()
+        remember(kind, text, target, answer)
+    return answer
+
+
+def recalled(kind: str, text: str, target: str) -> object:
+    """The kept answer for ``(kind, text, target)``; ``MISSING`` where none is, or it is
+    damaged."""
     path = entry(kind, text, target)
     if path is not None and path.is_file():
         try:
             return json.loads(path.read_text())["answer"]
         except (OSError, ValueError, KeyError):
             pass
-    answer = compute()
+    return MISSING
+
+
+def remember(kind: str, text: str, target: str, answer: object) -> None:
+    path = entry(kind, text, target)
     if path is not None:
         keep(path, json.dumps({"kind": kind, "target": target, "answer": answer}))
-    return answer
 
 
 def keep(path: Path, text: str) -> None:

@@ -32,15 +32,17 @@ class Tree:
     #: each); a library's own package files import the whole library (flax, optax, ...), so
     #: there the folders get empty ones, unless a file imports from the package itself.
     parent_inits: bool = True
+    #: The JAX release the files were written for: migrate's route runs them on newer ones.
+    written_for: str | None = None
 
 
-def prepared_source(path: Path, route: str, target: str) -> str:
+def prepared_source(path: Path, route: str, target: str, written_for: str | None = None) -> str:
     """The file as the route runs it: as shipped, with the shim's imports, or migrated."""
-    return _prepared(path.read_text(), route, target)
+    return _prepared(path.read_text(), route, target, written_for)
 
 
 @functools.lru_cache(maxsize=512)
-def _prepared(source: str, route: str, target: str) -> str:
+def _prepared(source: str, route: str, target: str, written_for: str | None = None) -> str:
     """Keyed by the text itself: a release's shared helpers (splash attention's mask files,
     megablox's common) come once per case that imports them, and migrating one with libcst
     takes longer than running the kernel. Across sessions, ``_memo`` keeps the shim's
@@ -52,24 +54,36 @@ def _prepared(source: str, route: str, target: str) -> str:
 
         return str(_memo.remembered("shim", source, "", lambda: shim_imports(source)))
     if route == "migrate":
-        return str(_memo.remembered("migrate", source, target, lambda: migrated(source, target)))
+        kept = _memo.recalled("migrate", source, target)
+        if kept is not _memo.MISSING:
+            return str(kept)
+        targets = [
+            t
+            for t in _memo.migrate_targets(target, written_for)
+            if t == target or _memo.recalled("migrate", source, t) is _memo.MISSING
+        ]
+        answers = migrated(source, targets)
+        for release, answer in answers.items():
+            _memo.remember("migrate", source, release, answer)
+        return answers[target]
     return source
 
 
-def migrated(source: str, target: str) -> str:
-    """``pallas-compat migrate``'s rewrite of ``source`` for ``target``."""
-    import libcst as cst
-
+def migrated(source: str, targets: list[str]) -> dict[str, str]:
+    """``pallas-compat migrate``'s rewrite of ``source`` for each of ``targets``."""
     from kernels.corpus._doctor_uses import nothing_to_migrate
 
     if nothing_to_migrate(source):
-        return source
+        return dict.fromkeys(targets, source)
 
-    from pallas_compat._migrate import migrate_module
+    import libcst as cst
+
+    from pallas_compat._migrate import Migration
     from pallas_compat._source import gc_paused
 
     with gc_paused():  # as `pallas-compat migrate` runs it
-        return migrate_module(cst.parse_module(source), target).code
+        migration = Migration(cst.parse_module(source))
+        return {target: migration.to(target).code for target in targets}
 
 
 def imports(source: str, package: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -145,7 +159,7 @@ def build(source: Tree | Path, file: str, route: str, target: str, root: Path, n
     """Write package ``name`` under ``root``; return the dotted name of ``file`` in it."""
     tree = tree_of(source)
     for relative in needed_files(tree, file):
-        text = prepared_source(tree.base / relative, route, target)
+        text = prepared_source(tree.base / relative, route, target, tree.written_for)
         text = with_prefix(text, tree.prefix, name)
         (root / name / relative).parent.mkdir(parents=True, exist_ok=True)
         (root / name / relative).write_text(text)

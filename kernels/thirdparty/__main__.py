@@ -22,8 +22,9 @@ from typing import Any
 from packaging.version import Version
 
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
+from kernels import _compiled
 from kernels._progress import Progress
-from kernels.corpus import _compiled, _memo
+from kernels.corpus import _memo
 from kernels.corpus._doctor_check import breaking_uses_run
 from kernels.corpus._doctor_check import verdict as doctor_verdict
 from kernels.corpus._lines import lines_run
@@ -38,7 +39,8 @@ PROG = "python -m kernels.thirdparty"
 def tree(case: ThirdPartyCase, libraries: Path) -> Tree:
     """The library's own package, whose files import each other by its name."""
     lib = case.library
-    return Tree(libraries / f"{lib.name}-{lib.version}" / lib.package, lib.package, False)
+    base = libraries / f"{lib.name}-{lib.version}" / lib.package
+    return Tree(base, lib.package, parent_inits=False, written_for=lib.written_for)
 
 
 def one(

@@ -1,6 +1,7 @@
-"""One XLA compile for programs that are the same, in one process: the routes of a case (as
-shipped, patched, through the shim's imports, migrated) often trace one kernel to one
-program, and compiling it is most of the cost of running it under the interpreter.
+"""One XLA compile for programs that are the same, in one process: the routes of a corpus
+case (as shipped, patched, through the shim's imports, migrated) often trace one kernel to
+one program, as do a chapter kernel's gradient checks and its modes, and compiling it is most
+of the cost of running it under the interpreter.
 
 The key is the whole program as text, every op and constant (only source locations, which
 name each route's copy of the file, are left out), with the compile options and the devices:
