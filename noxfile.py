@@ -344,8 +344,9 @@ def corpus(session: nox.Session, jax: str) -> None:
 
 def also_migrate_to(releases: Sequence[str]) -> list[str]:
     """The sessions of one kind migrate the same old files, each to its own release: the
-    first to migrate a file does it for all of them at once (libcst's scope analysis, most of
-    the work, is shared) and keeps the answers in the cache for the others."""
+    first to migrate a file does it for all of them at once, with one scope analysis, and
+    keeps the answers in the cache for the others (``benchmarks/migrate_targets.py``: each
+    release still gets a walk of its own)."""
     return ["--also-migrate-to", ",".join(releases)]
 
 
@@ -434,6 +435,12 @@ TINY_BENCHMARKS = (
     ("benchmarks/doctor_large_file.py", "--lines", "300"),
     ("benchmarks/doctor_tree.py", "tests/fixtures/migrate", "--against", "HEAD"),
     ("benchmarks/kernels_suite.py", "--only", "add", "double"),
+    (
+        "benchmarks/migrate_targets.py",
+        "tests/fixtures/real/jax_0_4_30/softmax.py",
+        "--targets",
+        "0.6.2,0.12.0.1",
+    ),
     ("benchmarks/probe_snapshot.py", "--repeat", "1", "--only-default"),
     ("benchmarks/shim_import.py", "--repeat", "1"),
     ("benchmarks/matrix_phases.py", "--skip-warm", "--release", NEWEST),
