@@ -9,6 +9,8 @@ same value; anything else is left for a person.
 
 from __future__ import annotations
 
+import functools
+
 import libcst as cst
 from packaging.version import Version
 
@@ -140,7 +142,16 @@ class CostAnalysisIndex(cst.CSTTransformer):
 def migrate_cost_analysis(module: cst.Module, target: str) -> cst.Module:
     """``module`` with the old indexing removed, where ``target`` returns one dict (the same
     object where nothing was indexed the old way)."""
-    if Version(target) < Version(COST_ANALYSIS_DICT_SINCE) or "cost_analysis" not in module.code:
+    if Version(target) < Version(COST_ANALYSIS_DICT_SINCE):
+        return module
+    return without_old_indexing(module)
+
+
+@functools.lru_cache(maxsize=4)
+def without_old_indexing(module: cst.Module) -> cst.Module:
+    """The rewrite, the same for every target from ``COST_ANALYSIS_DICT_SINCE``: kept for the
+    few modules last asked (a ``Migration`` asks once per target; nodes hash by identity)."""
+    if "cost_analysis" not in module.code:
         return module
     rewrite = CostAnalysisIndex()
     rewritten = module.visit(rewrite)

@@ -147,9 +147,15 @@ def migrate_for_loop(module: cst.Module, target: str) -> cst.Module:
     JAX's (and the module uses it); unchanged otherwise, or where ``for_loop`` is already
     bound to something else at the top level (then doctor keeps listing the use)."""
     location = FEATURES_BY_KEY["for_loop"].modern
-    if works_in(location.releases, target) or "for_loop" not in module.code:
-        return module
-    if NAME in bound_names(module):
+    return module if works_in(location.releases, target) else served_locally(module)
+
+
+@functools.lru_cache(maxsize=4)
+def served_locally(module: cst.Module) -> cst.Module:
+    """The rewrite, the same for every target that lacks ``for_loop``: a ``Migration`` asks
+    for it once per target, and then gets one tree, one scope analysis (nodes hash by
+    identity, so the cache holds the few modules last asked, never an equal copy)."""
+    if "for_loop" not in module.code or NAME in bound_names(module):
         return module
     rewrite = ForLoopRewrite()
     rewritten = cst.MetadataWrapper(module).visit(rewrite)

@@ -124,12 +124,16 @@ class DropBindings(cst.CSTTransformer):
         return updated.with_changes(names=kept) if kept else cst.RemovalSentinel.REMOVE
 
 
-def without_unused_imports(original: cst.Module, migrated: cst.Module) -> cst.Module:
+def without_unused_imports(
+    original: cst.Module, migrated: cst.Module, before: Counter[str] | None = None
+) -> cst.Module:
     """``migrated`` without the imports whose names ``original`` used and it no longer does:
-    only what the rewrite itself made unused goes (an import unused before stays)."""
+    only what the rewrite itself made unused goes (an import unused before stays). ``before``
+    is ``name_uses(original)``, if the caller has it already."""
     if migrated is original:
         return migrated
-    before, after = name_uses(original), name_uses(migrated)
+    before = name_uses(original) if before is None else before
+    after = name_uses(migrated)
     gone = {name for name in before if after[name] == 0}
     if not gone:
         return migrated

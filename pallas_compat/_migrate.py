@@ -8,7 +8,9 @@ statement being rewritten) and a dispatcher over their rewrites (``pallas_compat
 
 from __future__ import annotations
 
-from typing import Any
+from collections import Counter
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import libcst as cst
 from libcst.codemod import CodemodContext
@@ -28,13 +30,15 @@ from pallas_compat._facts import (
     release_ranges,
     works_in,
 )
-from pallas_compat._import_tidy import module_bindings, without_unused_imports
+from pallas_compat._import_tidy import module_bindings, name_uses, without_unused_imports
 from pallas_compat._noqa import Silenced, silenced, silenced_in
 from pallas_compat._registry import registry
 from pallas_compat._rewrite import MARKER, noted, one_per_line, with_header_notes
 from pallas_compat._uses import Drift
 
 __all__ = ["MARKER", "Migration", "Migrator", "migrate_module"]
+
+T = TypeVar("T")
 
 #: Modules imported under these names when a rewrite needs them and the file has no name.
 IMPORT_NAMES: dict[str, str] = {**ALIASES, "jax.numpy": "jnp"}
@@ -52,6 +56,7 @@ class MigratorBase(cst.CSTTransformer):
         module: cst.Module,
         selected: frozenset[str] | None = None,
         noqa: Silenced | None = None,
+        shared: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.context = context
@@ -59,11 +64,13 @@ class MigratorBase(cst.CSTTransformer):
         self.module = module
         self.selected = selected
         self.noqa = noqa or {}
+        #: What the rules read from the module alone, kept by a ``Migration`` for its other
+        #: targets (``once``).
+        self.shared: dict[str, Any] = {} if shared is None else shared
         #: The name the file binds each module to, from all its imports (a use may come
-        #: before the import that binds its module).
-        self.aliases: dict[str, str] = module_bindings(module)
+        #: before the import that binds its module); a rewrite adds to it.
+        self.aliases: dict[str, str] = dict(self.once("aliases", lambda: module_bindings(module)))
         self.markers: list[list[str]] = []
-        self._bindings: Bindings | None = None
         self.expansions: Expansions | None = None
         #: What a rule keeps while the walk goes on, under its code.
         self.state: dict[str, Any] = {}
@@ -83,11 +90,20 @@ class MigratorBase(cst.CSTTransformer):
 
     # -- what the rules ask
 
+    def once(self, key: str, compute: Callable[[], T]) -> T:
+        """``compute()``, a fact of the module alone (never of the target), computed once for
+        every target it is migrated for. What it returns is shared: read it, never change it."""
+        if key not in self.shared:
+            self.shared[key] = compute()
+        return self.shared[key]  # type: ignore[no-any-return]
+
     def bindings(self) -> Bindings:
-        if self._bindings is None:
-            self._bindings = Bindings()
-            self.module.visit(self._bindings)
-        return self._bindings
+        def walked() -> Bindings:
+            found = Bindings()
+            self.module.visit(found)
+            return found
+
+        return self.once("bindings", walked)
 
     def works(self, loc: Location) -> bool:
         """Present on the target and not deprecated there: migrate also rewrites what only
@@ -277,9 +293,10 @@ def whole_module(hook: str, selected: frozenset[str] | None, noqa: Silenced) -> 
 
 class Migration:
     """One module migrated for as many targets as asked. libcst's scope analysis (the qualified
-    names every rule reads) is most of a migration's time and depends on the module alone, so
-    it runs once, for every target whose whole-module ``before`` passes leave the module as it
-    came; each target still gets a walk of its own."""
+    names every rule reads) and the facts the rules read from the module alone take much of a
+    migration's time, so they are kept per tree: for the module as it came, and for each tree
+    the whole-module ``before`` passes make of it (those give one tree for every target that
+    needs the same rewrite). Each target still gets a walk of its own."""
 
     def __init__(
         self,
@@ -290,16 +307,22 @@ class Migration:
         self.module = module
         self.selected = selected
         self.noqa = noqa or {}
-        self._wrapper: cst.MetadataWrapper | None = None
+        #: Per tree walked (by identity; the tree is kept, so its id is not reused): its
+        #: metadata and the rules' facts of it (``MigratorBase.once``).
+        self._trees: dict[int, tuple[cst.Module, cst.MetadataWrapper, dict[str, Any]]] = {}
+        self._name_uses: Counter[str] | None = None
 
-    def wrapper(self, module: cst.Module) -> cst.MetadataWrapper:
-        """The module's metadata, kept for the module as it came. A freshly parsed module has
-        no shared nodes: the wrapper's defensive deep copy is not needed."""
-        if module is not self.module:
-            return cst.MetadataWrapper(module, unsafe_skip_copy=True)
-        if self._wrapper is None:
-            self._wrapper = cst.MetadataWrapper(module, unsafe_skip_copy=True)
-        return self._wrapper
+    def analysed(self, module: cst.Module) -> tuple[cst.MetadataWrapper, dict[str, Any]]:
+        """The tree's metadata and facts. Every tree here is freshly parsed or freshly built
+        by a rewrite, with no shared nodes: the wrapper's defensive deep copy is not needed."""
+        kept = self._trees.get(id(module))
+        if kept is None:
+            kept = self._trees[id(module)] = (
+                module,
+                cst.MetadataWrapper(module, unsafe_skip_copy=True),
+                {},
+            )
+        return kept[1], kept[2]
 
     def to(self, target: str) -> cst.Module:
         """The module rewritten for JAX ``target`` (unchanged if nothing breaks there)."""
@@ -308,15 +331,21 @@ class Migration:
         for rule in whole_module("before", selected, noqa):
             module = rule.before(module, target)
         context = CodemodContext()
-        migrator = (NoqaMigrator if noqa else Migrator)(context, target, module, selected, noqa)
-        migrated = self.wrapper(module).visit(migrator)
+        wrapper, shared = self.analysed(module)
+        kind = NoqaMigrator if noqa else Migrator
+        migrator = kind(context, target, module, selected, noqa, shared)
+        migrated = wrapper.visit(migrator)
         if not migrator.changed:  # nothing rewritten or noted: the tree as it came
             migrated = module
         elif context.scratch.get(AddImportsVisitor.CONTEXT_KEY):  # a pass of its own: only if asked
             migrated = migrated.visit(AddImportsVisitor(context))
         for rule in whole_module("after", selected, noqa):
             migrated = rule.after(migrated, target)
-        return migrated if migrated is original else without_unused_imports(original, migrated)
+        if migrated is original:
+            return migrated
+        if self._name_uses is None:
+            self._name_uses = name_uses(original)
+        return without_unused_imports(original, migrated, self._name_uses)
 
 
 def migrate_module(

@@ -16,6 +16,7 @@ from tests.third_party import real_file
 IMPORTS = "jax._src.lax.control_flow"
 
 
+@pytest.mark.any_release
 @pytest.mark.parametrize(
     ("library", "file", "call"),
     [

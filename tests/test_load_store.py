@@ -44,6 +44,7 @@ def test_a_call_that_cannot_be_bound_is_not() -> None:
     assert canonical(call("pl.store(ref, val=v)"), "store") is None  # no index
 
 
+@pytest.mark.any_release
 @pytest.mark.parametrize(
     ("library", "file"),
     [
@@ -65,6 +66,7 @@ def test_real_keyword_loads_and_stores_are_rewritten(library: str, file: str) ->
     assert "pltriton.load(" in migrated and "pltriton.store(" in migrated
 
 
+@pytest.mark.any_release
 def test_a_misspelt_triton_key_is_dropped_by_migrate_with_a_note() -> None:
     """jax-flash-attn2 wrote ``dict(triton=dict(num_wraps=..., num_stages=1))``: the dict-era
     lowering ignored ``num_wraps``; migrate drops it and says so (the shim drops it at run

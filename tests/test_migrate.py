@@ -213,11 +213,13 @@ TARGETS = ("0.4.35", "0.6.2", "0.9.2", "0.12.0.1")
 
 
 @pytest.mark.parametrize(
-    "kernel", ["jax_0_4_30/flash_attention.py", "jax_0_4_30/gmm.py", FIXTURE.name]
+    "kernel",
+    ["jax_0_4_30/flash_attention.py", "jax_0_4_30/gmm.py", "jax_0_4_30/rms_norm.py", FIXTURE.name],
 )
 def test_one_migration_for_several_targets_gives_what_each_would_alone(kernel: str) -> None:
-    """A ``Migration`` keeps the scope analysis between targets and nothing else: each
-    target, in any order, gets the rewrite its own ``migrate_module`` gives."""
+    """A ``Migration`` keeps only what depends on the module alone between targets (the scope
+    analysis, the rules' facts, the ``for_loop`` rewrite): each target, in any order, gets
+    the rewrite its own ``migrate_module`` gives."""
     path = FIXTURE if kernel == FIXTURE.name else REAL / kernel
     source = path.read_text()
     alone = {t: migrate_module(cst.parse_module(source), t).code for t in TARGETS}
@@ -227,10 +229,12 @@ def test_one_migration_for_several_targets_gives_what_each_would_alone(kernel: s
         assert migration.to(target).code == alone[target], target
 
 
-def test_the_scope_analysis_runs_once_for_all_targets(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def scope_analyses(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every libcst scope analysis started while the test runs."""
     from libcst.metadata import ScopeProvider
 
-    runs = []
+    runs: list[object] = []
     init = ScopeProvider.__init__
 
     def counted(self: ScopeProvider, *args: object, **kwargs: object) -> None:
@@ -238,7 +242,27 @@ def test_the_scope_analysis_runs_once_for_all_targets(monkeypatch: pytest.Monkey
         init(self, *args, **kwargs)
 
     monkeypatch.setattr(ScopeProvider, "__init__", counted)
+    return runs
+
+
+def test_the_scope_analysis_runs_once_for_all_targets(scope_analyses: list[object]) -> None:
     migration = Migration(cst.parse_module((REAL / "jax_0_4_30" / "gmm.py").read_text()))
     for target in TARGETS:
         migration.to(target)
-    assert len(runs) == 1
+    assert len(scope_analyses) == 1
+
+
+def test_targets_that_need_the_same_rewrite_first_share_its_tree(
+    scope_analyses: list[object],
+) -> None:
+    """``rms_norm`` loops with ``for_loop``, which every release from 0.7 lacks: they all get
+    one tree with a local ``for_loop``, analysed once, however many of them are asked."""
+    source = (REAL / "jax_0_4_30" / "rms_norm.py").read_text()
+    few = Migration(cst.parse_module(source))
+    for target in ("0.6.2", "0.9.2"):
+        few.to(target)
+    for_two = len(scope_analyses)
+    many = Migration(cst.parse_module(source))
+    for target in ("0.6.2", "0.7.2", "0.8.3", "0.9.2", "0.10.2", "0.11.2", "0.12.0.1"):
+        many.to(target)
+    assert for_two > 1 and len(scope_analyses) == 2 * for_two

@@ -154,6 +154,7 @@ def comments(text: str) -> list[str]:
     return re.findall(r"#[^\n]*", text)
 
 
+@pytest.mark.any_release
 @pytest.mark.parametrize("target", ["0.6.2", "0.12.0.1"])
 def test_migrate_leaves_nothing_that_breaks_and_keeps_every_comment(
     tmp_path: Path, target: str, capsys: pytest.CaptureFixture[str]
@@ -173,6 +174,7 @@ def test_migrate_leaves_nothing_that_breaks_and_keeps_every_comment(
             assert comment in migrated, f"{path.name}: lost {comment!r}"
 
 
+@pytest.mark.any_release
 def test_what_migrate_writes_for_the_real_idioms(tmp_path: Path) -> None:
     written = {}
     for name in (

@@ -86,11 +86,13 @@ def migrated(source: str, targets: list[str]) -> dict[str, str]:
         return {target: migration.to(target).code for target in targets}
 
 
-def imports(source: str, package: str) -> list[tuple[str, tuple[str, ...]]]:
+@functools.lru_cache(maxsize=1024)
+def imports(source: str, package: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """(module, names) for every import of a source, relative ones resolved from ``package``
     (the full dotted name of the file's folder); ``names`` are what ``from module import``
-    takes, each a submodule or an attribute of ``module``."""
-    found = []
+    takes, each a submodule or an attribute of ``module``. Kept by text: every route of every
+    case walks the same files' imports again."""
+    found: list[tuple[str, tuple[str, ...]]] = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found += [(a.name, ()) for a in node.names]
@@ -101,7 +103,7 @@ def imports(source: str, package: str) -> list[tuple[str, tuple[str, ...]]]:
                 base = ".".join(parts[: len(parts) - node.level + 1])
                 name = ".".join(p for p in (base, name) if p)
             found.append((name, tuple(a.name for a in node.names)))
-    return found
+    return tuple(found)
 
 
 def package_of(file: str, prefix: str) -> str:
