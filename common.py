@@ -306,14 +306,16 @@ def write_side_file(
     seconds: dict[str, float],
     measured: dict[str, float],
     compiles: dict[str, int] | None = None,
+    lowerings: dict[str, int] | None = None,
 ) -> bool:
     """The timings and measured error magnitudes of one run, beside (never inside) its
     committed result: they move with the CPU, XLA's thread count and the machine's load.
-    ``compiles``: how many XLA compiles the run asked for, and how many it shared."""
+    ``compiles``, ``lowerings``: how many the run asked for, and how many it shared."""
     import datetime
 
     created = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    more = {} if compiles is None else {"compiles": compiles}
+    counted = {"compiles": compiles, "lowerings": lowerings}
+    more = {name: count for name, count in counted.items() if count is not None}
     text = json.dumps(
         {"created": created, "seconds": seconds, "max_abs_error": measured, **more},
         indent=1,

@@ -17,7 +17,7 @@ from common import (
     write_or_keep,
     write_side_file,
 )
-from kernels import _compiled
+from kernels import _compiled, _lowered
 from kernels._modes import DEFAULT_MODES, Mode
 
 PROG = "python -m kernels"
@@ -42,6 +42,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines")
     _compiled.add_option(parser)
+    _lowered.add_option(parser)
     return parser.parse_args(argv)
 
 
@@ -79,6 +80,7 @@ def _main(argv: Sequence[str]) -> int:
     from kernels._results import collect
 
     _compiled.configure(args)
+    _lowered.configure(args)
     results = collect(modes, args.only, progress=None if args.quiet else sys.stderr)
     from kernels._measured import MEASURED
 
@@ -91,7 +93,12 @@ def _main(argv: Sequence[str]) -> int:
     elif not write_or_keep(args.out, text, PROG):
         return 1
     if args.timings is not None and not write_side_file(
-        args.timings, PROG, seconds, measured, compiles=_compiled.counts
+        args.timings,
+        PROG,
+        seconds,
+        measured,
+        compiles=_compiled.counts,
+        lowerings=_lowered.counts,
     ):
         return 1
     bad = [r for r in results["results"] if r["status"] in (KernelStatus.FAIL, KernelStatus.ERROR)]

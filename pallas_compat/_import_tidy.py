@@ -4,6 +4,7 @@ rewrite left unused (``pltpu.repeat`` rewritten away leaves ``pltpu`` unused), w
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 
 import libcst as cst
@@ -82,6 +83,58 @@ def name_uses(module: cst.Module) -> Counter[str]:
     return uses.count
 
 
+#: The identifiers ``ast`` keeps as strings where libcst has a ``Name`` (which ``NameUses``
+#: counts): ``ast.Name`` ids, and these fields.
+_NAME_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {
+    ast.FunctionDef: ("name",),
+    ast.AsyncFunctionDef: ("name",),
+    ast.ClassDef: ("name",),
+    ast.arg: ("arg",),
+    ast.keyword: ("arg",),
+    ast.ExceptHandler: ("name",),
+    ast.Global: ("names",),
+    ast.Nonlocal: ("names",),
+    ast.MatchAs: ("name",),
+    ast.MatchStar: ("name",),
+    ast.MatchMapping: ("rest",),
+    ast.MatchClass: ("kwd_attrs",),
+    **{
+        node: ("name",)
+        for node in (getattr(ast, n, None) for n in ("TypeVar", "ParamSpec", "TypeVarTuple"))
+        if node is not None
+    },
+}
+
+
+_NAMED_CONSTANTS = (True, False, None)
+
+
+def text_name_uses(code: str) -> Counter[str] | None:
+    """``NameUses``'s count for the module's text, read with ``ast`` (a tenth of libcst's
+    walk); None where this Python cannot parse the text."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    count: Counter[str] = Counter()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            count[node.id] += 1
+            continue
+        if isinstance(node, (ast.Constant, ast.MatchSingleton)) and any(
+            node.value is named for named in _NAMED_CONSTANTS
+        ):
+            count[repr(node.value)] += 1  # True, False and None are libcst Names
+            continue
+        for field in _NAME_FIELDS.get(type(node), ()):
+            value = getattr(node, field)
+            if isinstance(value, str):
+                count[value] += 1
+            elif isinstance(value, list):
+                count.update(value)
+    return count
+
+
 def binding(alias: cst.ImportAlias) -> str:
     if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
         return alias.asname.name.value
@@ -124,6 +177,21 @@ class DropBindings(cst.CSTTransformer):
         return updated.with_changes(names=kept) if kept else cst.RemovalSentinel.REMOVE
 
 
+def made_unused(before: Counter[str], migrated: cst.Module, code: str) -> set[str]:
+    """The names ``migrated`` (whose text is ``code``) still imports at its top level but no
+    longer reads, of those ``before`` (the original's ``name_uses``) shows it read."""
+    after = text_name_uses(code)
+    if after is None:
+        after = name_uses(migrated)
+    still_imported = {
+        binding(alias)
+        for node in top_level_imports(migrated)
+        if not isinstance(node.names, cst.ImportStar)
+        for alias in node.names
+    }
+    return {name for name in still_imported & set(before) if after[name] == 0}
+
+
 def without_unused_imports(
     original: cst.Module, migrated: cst.Module, before: Counter[str] | None = None
 ) -> cst.Module:
@@ -133,14 +201,5 @@ def without_unused_imports(
     if migrated is original:
         return migrated
     before = name_uses(original) if before is None else before
-    after = name_uses(migrated)
-    gone = {name for name in before if after[name] == 0}
-    if not gone:
-        return migrated
-    gone &= {
-        binding(alias)
-        for node in top_level_imports(migrated)
-        if not isinstance(node.names, cst.ImportStar)
-        for alias in node.names
-    }
+    gone = made_unused(before, migrated, migrated.code)
     return migrated.visit(DropBindings(gone)) if gone else migrated

@@ -30,7 +30,13 @@ from pallas_compat._facts import (
     release_ranges,
     works_in,
 )
-from pallas_compat._import_tidy import module_bindings, name_uses, without_unused_imports
+from pallas_compat._import_tidy import (
+    DropBindings,
+    made_unused,
+    module_bindings,
+    name_uses,
+    text_name_uses,
+)
 from pallas_compat._noqa import Silenced, silenced, silenced_in
 from pallas_compat._registry import registry
 from pallas_compat._rewrite import MARKER, noted, one_per_line, with_header_notes
@@ -303,6 +309,7 @@ class Migration:
         module: cst.Module,
         selected: frozenset[str] | None = None,
         noqa: Silenced | None = None,
+        source: str | None = None,
     ) -> None:
         self.module = module
         self.selected = selected
@@ -311,6 +318,29 @@ class Migration:
         #: metadata and the rules' facts of it (``MigratorBase.once``).
         self._trees: dict[int, tuple[cst.Module, cst.MetadataWrapper, dict[str, Any]]] = {}
         self._name_uses: Counter[str] | None = None
+        #: ``module.code``, given or made once, when a check reads the text.
+        self._source = source
+
+    def may_change(self, rule: Any) -> bool:
+        """Whether a whole-module pass can change this module: one that names the text it
+        rewrites (``MENTIONS``, which no rule writes) cannot where the source lacks it, so
+        the pass, and the codegen its own check costs, are skipped for every target."""
+        mentions: str | None = getattr(rule, "MENTIONS", None)
+        if mentions is None:
+            return True
+        return mentions in self.source()
+
+    def source(self) -> str:
+        if self._source is None:
+            self._source = self.module.code
+        return self._source
+
+    def name_uses(self) -> Counter[str]:
+        """The original's ``name_uses``, read once for every target."""
+        if self._name_uses is None:
+            uses = text_name_uses(self.source())
+            self._name_uses = name_uses(self.module) if uses is None else uses
+        return self._name_uses
 
     def analysed(self, module: cst.Module) -> tuple[cst.MetadataWrapper, dict[str, Any]]:
         """The tree's metadata and facts. Every tree here is freshly parsed or freshly built
@@ -326,6 +356,16 @@ class Migration:
 
     def to(self, target: str) -> cst.Module:
         """The module rewritten for JAX ``target`` (unchanged if nothing breaks there)."""
+        return self.rewritten(target)[0]
+
+    def code(self, target: str) -> str:
+        """``to(target).code``, one codegen fewer: the import tidy reads the migrated text,
+        and that is the answer where it drops no import (the usual case)."""
+        module, code = self.rewritten(target)
+        return module.code if code is None else code
+
+    def rewritten(self, target: str) -> tuple[cst.Module, str | None]:
+        """The migrated module, and its text where that is known already."""
         selected, noqa, original = self.selected, self.noqa, self.module
         module = original
         for rule in whole_module("before", selected, noqa):
@@ -340,12 +380,17 @@ class Migration:
         elif context.scratch.get(AddImportsVisitor.CONTEXT_KEY):  # a pass of its own: only if asked
             migrated = migrated.visit(AddImportsVisitor(context))
         for rule in whole_module("after", selected, noqa):
-            migrated = rule.after(migrated, target)
+            if self.may_change(rule):
+                migrated = rule.after(migrated, target)
         if migrated is original:
-            return migrated
-        if self._name_uses is None:
-            self._name_uses = name_uses(original)
-        return without_unused_imports(original, migrated, self._name_uses)
+            return migrated, self._source
+        # A rewrite may leave an import unused (``pltpu.repeat`` rewritten away): it goes,
+        # but never one the original did not use either.
+        code = migrated.code
+        gone = made_unused(self.name_uses(), migrated, code)
+        if not gone:
+            return migrated, code
+        return migrated.visit(DropBindings(gone)), None
 
 
 def migrate_module(

@@ -39,6 +39,7 @@ RELEASE_DEPENDENT = frozenset(
         "test_interpret",
         "test_jaxpr_identity",
         "test_load_store",
+        "test_lowered",
         "test_lower",
         "test_masked",
         "test_namespace",
@@ -51,6 +52,7 @@ RELEASE_DEPENDENT = frozenset(
         "test_served",
         "test_shim_imports",
         "test_shim_kernels",
+        "test_user_code",
         "test_warnings",
     }
 )

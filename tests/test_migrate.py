@@ -227,6 +227,7 @@ def test_one_migration_for_several_targets_gives_what_each_would_alone(kernel: s
     migration = Migration(cst.parse_module(source))
     for target in (*reversed(TARGETS), *TARGETS):
         assert migration.to(target).code == alone[target], target
+        assert migration.code(target) == alone[target], target
 
 
 @pytest.fixture
@@ -266,3 +267,19 @@ def test_targets_that_need_the_same_rewrite_first_share_its_tree(
     for target in ("0.6.2", "0.7.2", "0.8.3", "0.9.2", "0.10.2", "0.11.2", "0.12.0.1"):
         many.to(target)
     assert for_two > 1 and len(scope_analyses) == 2 * for_two
+
+
+def test_a_pass_for_text_the_file_lacks_never_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``cost_analysis()[0]`` pass rewrites only what names ``cost_analysis``: a file
+    without it skips the pass (and the codegen its own check costs) for every target."""
+    from pallas_compat import _cost_analysis
+
+    def refused(module: cst.Module) -> cst.Module:
+        raise AssertionError("the cost_analysis pass ran")
+
+    source = (REAL / "jax_0_4_30" / "gmm.py").read_text()
+    assert "cost_analysis" not in source
+    monkeypatch.setattr(_cost_analysis, "without_old_indexing", refused)
+    Migration(cst.parse_module(source)).to("0.12.0.1")
+    with pytest.raises(AssertionError, match="the cost_analysis pass ran"):
+        Migration(cst.parse_module(source + "cost = f.cost_analysis()[0]\n")).to("0.12.0.1")

@@ -20,12 +20,14 @@ from typing import Any
 from packaging.version import InvalidVersion, Version
 
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
-from kernels import _compiled
+from kernels import _compiled, _lowered
 from kernels._progress import Progress
 from kernels.corpus import SCHEMA, _memo
+from kernels.corpus._bytecode import compiled_once
 from kernels.corpus._cases import CorpusCase, cases
 from kernels.corpus._package import Tree
 from kernels.corpus._run import ROUTES, attempt, load, side_file, timed
+from kernels.corpus._user_code import copies_are_user_code
 
 
 def one(
@@ -61,6 +63,7 @@ def _main(argv: Sequence[str]) -> int:
     )
     _memo.add_option(parser)
     _compiled.add_option(parser)
+    _lowered.add_option(parser)
     parser.add_argument(
         "--timings",
         type=Path,
@@ -69,6 +72,7 @@ def _main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     _memo.configure(args)
     _compiled.configure(args)
+    _lowered.configure(args)
     if args.ops is None:
         sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
         from fetch_ops import default_cache
@@ -99,7 +103,11 @@ def _main(argv: Sequence[str]) -> int:
         plan += [(release, case, route) for case in chosen for route in routes]
     records = []
     progress = Progress(f"JAX's own kernels on JAX {target}", len(plan))
-    with tempfile.TemporaryDirectory(prefix="corpus-") as work:
+    with (
+        tempfile.TemporaryDirectory(prefix="corpus-") as work,
+        copies_are_user_code(Path(work)),
+        compiled_once(Path(work)),
+    ):
         for release, case, route in plan:
             record = one(case, release, route, target, args.ops, Path(work))
             records.append(record)
@@ -116,7 +124,12 @@ def _main(argv: Sequence[str]) -> int:
     elif not write_or_keep(args.out, text, PROG):
         return 1
     if args.timings is not None and not write_side_file(
-        args.timings, PROG, seconds, measured, compiles=_compiled.counts
+        args.timings,
+        PROG,
+        seconds,
+        measured,
+        compiles=_compiled.counts,
+        lowerings=_lowered.counts,
     ):
         return 1
     return 0

@@ -82,8 +82,8 @@ def migrated(source: str, targets: list[str]) -> dict[str, str]:
     from pallas_compat._source import gc_paused
 
     with gc_paused():  # as `pallas-compat migrate` runs it
-        migration = Migration(cst.parse_module(source))
-        return {target: migration.to(target).code for target in targets}
+        migration = Migration(cst.parse_module(source), source=source)
+        return {target: migration.code(target) for target in targets}
 
 
 @functools.lru_cache(maxsize=1024)

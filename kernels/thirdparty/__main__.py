@@ -22,9 +22,10 @@ from typing import Any
 from packaging.version import Version
 
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
-from kernels import _compiled
+from kernels import _compiled, _lowered
 from kernels._progress import Progress
 from kernels.corpus import _memo
+from kernels.corpus._bytecode import compiled_once
 from kernels.corpus._doctor_check import breaking_uses_run
 from kernels.corpus._doctor_check import verdict as doctor_verdict
 from kernels.corpus._lines import lines_run
@@ -97,6 +98,7 @@ def _main(argv: Sequence[str]) -> int:
     )
     _memo.add_option(parser)
     _compiled.add_option(parser)
+    _lowered.add_option(parser)
     parser.add_argument(
         "--timings",
         type=Path,
@@ -105,6 +107,7 @@ def _main(argv: Sequence[str]) -> int:
     args = parser.parse_args(argv)
     _memo.configure(args)
     _compiled.configure(args)
+    _lowered.configure(args)
     routes_asked = tuple(r for r in args.routes.split(",") if r)
     unknown = [r for r in routes_asked if r not in ("native", *ROUTES)]
     if unknown:
@@ -137,7 +140,10 @@ def _main(argv: Sequence[str]) -> int:
         plan += [(case, route) for route in routes]
     records = []
     progress = Progress(f"published libraries' kernels on JAX {target}", len(plan))
-    with tempfile.TemporaryDirectory(prefix="corpus-") as work:
+    with (
+        tempfile.TemporaryDirectory(prefix="corpus-") as work,
+        compiled_once(Path(work)),
+    ):
         for case, route in plan:
             record = one(case, route, target, libraries, Path(work))
             records.append(record)
@@ -152,7 +158,12 @@ def _main(argv: Sequence[str]) -> int:
     elif not write_or_keep(args.out, text + "\n", PROG):
         return 1
     if args.timings is not None and not write_side_file(
-        args.timings, PROG, seconds, measured, compiles=_compiled.counts
+        args.timings,
+        PROG,
+        seconds,
+        measured,
+        compiles=_compiled.counts,
+        lowerings=_lowered.counts,
     ):
         return 1
     return 0

@@ -28,6 +28,8 @@ RULE = Rule(
     f"{COST_ANALYSIS_INDEX}: one dict, not a list, from JAX {COST_ANALYSIS_DICT_SINCE}",
     Fix.REWRITES,
 )
+#: The ``after`` pass rewrites only what names this, and no rule writes it.
+MENTIONS = "cost_analysis"
 
 
 def enter_function(f: Any, node: cst.FunctionDef) -> None:
