@@ -190,16 +190,3 @@ def made_unused(before: Counter[str], migrated: cst.Module, code: str) -> set[st
         for alias in node.names
     }
     return {name for name in still_imported & set(before) if after[name] == 0}
-
-
-def without_unused_imports(
-    original: cst.Module, migrated: cst.Module, before: Counter[str] | None = None
-) -> cst.Module:
-    """``migrated`` without the imports whose names ``original`` used and it no longer does:
-    only what the rewrite itself made unused goes (an import unused before stays). ``before``
-    is ``name_uses(original)``, if the caller has it already."""
-    if migrated is original:
-        return migrated
-    before = name_uses(original) if before is None else before
-    gone = made_unused(before, migrated, migrated.code)
-    return migrated.visit(DropBindings(gone)) if gone else migrated
