@@ -6,9 +6,11 @@ of the cost of running it under the interpreter.
 The key is the whole program as text, every op and constant (only source locations, which
 name each route's copy of the file, are left out), with the compile options and the devices:
 a hit is the executable XLA would build again from the same input. A program that calls back
-into Python (the TPU simulator's) is never shared, since its callbacks belong to the trace
-that made it. Entries live in memory only: JAX's persistent cache, which serializes
-executables, stays off (on JAX 0.5.3 it gave wrong values for the routes after the first).
+into Python (the TPU simulator's) is not shared here, since its callbacks belong to the
+lowering that made it; where that lowering was shared (``kernels/_lowered.py``), JAX's own
+cache, keyed by the lowered module, compiles it once. Entries live in memory only: JAX's
+persistent cache, which serializes executables, stays off (on JAX 0.5.3 it gave wrong values
+for the routes after the first).
 """
 
 from __future__ import annotations

@@ -10,9 +10,15 @@ shardings, devices, ...) as JAX's own cache compares them. Left out is only what
 uses for messages and locations: the ``DebugInfo`` of a jaxpr and the source of a Pallas
 kernel (``NameAndSrcInfo``, its name kept), so a shared module names the first route's file in
 its locations, as JAX's per-equation cache already does inside one module. A parameter that
-cannot be hashed leaves its program unshared; a program with host callbacks (the TPU
-simulator's) is never shared, since they belong to the trace that made it. Entries live in
-memory, the last ``KEPT`` of them: a case's routes run one after another.
+cannot be hashed leaves its program unshared.
+
+A lowering's host callbacks come with it. One a kernel makes itself (``io_callback``, a debug
+print) is a parameter of its equation, keyed as the object it is, so one route's never stands
+for another's. Those the TPU simulator's lowering rule makes are JAX's own functions of the
+keyed parameters, apart from the source they keep for race reports (left out, as above): a
+shared simulator program is the one the second route would have built, and JAX's own cache
+compiles it once. Entries live in memory, the last ``KEPT`` of them: a case's routes run one
+after another.
 """
 
 from __future__ import annotations
@@ -72,12 +78,9 @@ def sharing(lower: Callable[..., Any]) -> Callable[..., Any]:
             counts["shared"] += 1
             kept.move_to_end(key)
             return kept[key]
-        lowered = lower(*args, **kwargs)
-        _module, keepalive, host_callbacks = lowered[:3]
-        if not keepalive and not host_callbacks:
-            kept[key] = lowered
-            if len(kept) > KEPT:
-                kept.popitem(last=False)
+        kept[key] = lowered = lower(*args, **kwargs)
+        if len(kept) > KEPT:
+            kept.popitem(last=False)
         return lowered
 
     shared.shares_programs = True  # type: ignore[attr-defined]

@@ -61,10 +61,26 @@ def run(x):
 """
 
 
-def copy_of_kernel(folder: Path) -> ModuleType:
+#: The same kernel in the TPU simulator, whose lowering makes host callbacks of its own.
+SIMULATED = """\
+import jax
+from pallas_compat import pl, pltpu
+
+
+def double(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2.0
+
+
+def run(x):
+    shape = jax.ShapeDtypeStruct(x.shape, x.dtype)
+    return pl.pallas_call(double, out_shape=shape, interpret=pltpu.InterpretParams())(x)
+"""
+
+
+def copy_of_kernel(folder: Path, source: str = KERNEL) -> ModuleType:
     """The kernel file copied to ``folder`` and imported from there, as a route does."""
     folder.mkdir()
-    (folder / "kernel.py").write_text(KERNEL)
+    (folder / "kernel.py").write_text(source)
     spec = importlib.util.spec_from_file_location(f"kernel_{folder.name}", folder / "kernel.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -105,7 +121,34 @@ def test_zero_and_negative_zero_are_two_programs(shared: dict[str, int]) -> None
     assert np.signbit(np.asarray(a)).all() and not np.signbit(np.asarray(b)).any()
 
 
-def test_a_program_that_calls_back_into_python_is_never_shared(shared: dict[str, int]) -> None:
+def test_the_simulators_program_is_shared_and_each_call_reads_its_own_input(
+    shared: dict[str, int], tmp_path: Path
+) -> None:
+    """The simulator's callbacks are JAX's functions of the kernel's parameters: the second
+    copy runs the first's program, on its own input."""
+    from pallas_compat import MissingFeatureError, pltpu
+
+    try:
+        pltpu.InterpretParams()
+    except MissingFeatureError as absent:  # before 0.5.1
+        pytest.skip(str(absent).partition(";")[0])
+    x = np.arange(64, dtype=np.float32).reshape(8, 8)
+    patch, shim = (
+        copy_of_kernel(tmp_path / "patch", SIMULATED),
+        copy_of_kernel(tmp_path / "shim", SIMULATED),
+    )
+    first = np.asarray(jax.jit(patch.run)(x))
+    asked = shared["asked"]
+    second = np.asarray(jax.jit(shim.run)(x + 100))
+    assert shared["asked"] > asked and shared["shared"] == shared["asked"] - asked
+    np.testing.assert_array_equal(first, x * 2.0)
+    np.testing.assert_array_equal(second, (x + 100) * 2.0)
+    assert "callback" in jax.jit(shim.run).lower(x).as_text()  # it did call back
+
+
+def test_programs_that_call_back_into_functions_of_their_own_are_not_shared(
+    shared: dict[str, int],
+) -> None:
     def through(callback):
         def f(x):
             shape = jax.ShapeDtypeStruct(x.shape, x.dtype)
