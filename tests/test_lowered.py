@@ -12,6 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+from jax._src import compiler
 from jax._src.interpreters import pxla
 
 from kernels import _lowered
@@ -122,25 +123,34 @@ def test_zero_and_negative_zero_are_two_programs(shared: dict[str, int]) -> None
 
 
 def test_the_simulators_program_is_shared_and_each_call_reads_its_own_input(
-    shared: dict[str, int], tmp_path: Path
+    shared: dict[str, int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The simulator's callbacks are JAX's functions of the kernel's parameters: the second
-    copy runs the first's program, on its own input."""
+    copy runs the first's program, compiled once, on its own input."""
     from pallas_compat import MissingFeatureError, pltpu
 
     try:
         pltpu.InterpretParams()
     except MissingFeatureError as absent:  # before 0.5.1
         pytest.skip(str(absent).partition(";")[0])
+    compiles: list[object] = []
+    compile_or_get_cached = compiler.compile_or_get_cached
+
+    def counted(*args: object, **kwargs: object) -> object:
+        compiles.append(args)
+        return compile_or_get_cached(*args, **kwargs)
+
+    monkeypatch.setattr(compiler, "compile_or_get_cached", counted)
     x = np.arange(64, dtype=np.float32).reshape(8, 8)
     patch, shim = (
         copy_of_kernel(tmp_path / "patch", SIMULATED),
         copy_of_kernel(tmp_path / "shim", SIMULATED),
     )
     first = np.asarray(jax.jit(patch.run)(x))
-    asked = shared["asked"]
+    asked, compiled = shared["asked"], len(compiles)
     second = np.asarray(jax.jit(shim.run)(x + 100))
     assert shared["asked"] > asked and shared["shared"] == shared["asked"] - asked
+    assert len(compiles) == compiled  # JAX's own cache: one lowered module, one executable
     np.testing.assert_array_equal(first, x * 2.0)
     np.testing.assert_array_equal(second, (x + 100) * 2.0)
     assert "callback" in jax.jit(shim.run).lower(x).as_text()  # it did call back
