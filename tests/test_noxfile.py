@@ -3,9 +3,16 @@ own environment, which has neither NumPy nor JAX."""
 
 from __future__ import annotations
 
+import json
+import runpy
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+from unittest import mock
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,3 +98,78 @@ def test_the_editable_install_nox_makes_exposes_pallas_compat_only(tmp_path: Pat
         stdin=subprocess.DEVNULL,
     )
     assert found.stdout.split() == ["['pallas_compat']"], found.stderr
+
+
+def noxfile_functions(kept: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The noxfile's functions (nox stood in by a mock), with what they learn of XLA's flags
+    kept under ``kept``."""
+    monkeypatch.setitem(sys.modules, "nox", mock.MagicMock())
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    namespace = runpy.run_path(str(ROOT / "noxfile.py"))
+    namespace["fast_compile_env"].__globals__["XLA_FLAGS_KNOWN"] = kept
+    return namespace
+
+
+def python_that_knows(folder: Path, known: str) -> SimpleNamespace:
+    """A session whose ``python`` exits as XLA does: 0 when every flag in ``XLA_FLAGS`` is
+    ``known``, else 134 (a shell's status for SIGABRT, how ``Unknown flags in XLA_FLAGS``
+    ends; the real abort is ``test_the_trial_asks_the_real_xla``'s). Each run is logged, to
+    count the trials."""
+    script = folder / "python"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'echo "$XLA_FLAGS" >> "{folder}/trials"\n'
+        f'[ "$XLA_FLAGS" = "{known}" ] && exit 0\n'
+        "exit 134\n"
+    )
+    script.chmod(0o755)
+    return SimpleNamespace(bin=str(folder))
+
+
+def test_a_faster_flag_is_added_where_xla_knows_it_tried_once_per_release(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("XLA_FLAGS", raising=False)
+    nox_ns = noxfile_functions(tmp_path / "known", monkeypatch)
+    faster = nox_ns["FASTER_WHERE_KNOWN"][0]
+    knows = python_that_knows(tmp_path, faster)
+    for _ in range(2):
+        env = nox_ns["fast_compile_env"](knows, "0.9.2")
+        assert env == {"XLA_FLAGS": f"{nox_ns['FAST_COMPILE']} {faster}"}
+    assert (tmp_path / "trials").read_text().splitlines() == [faster]
+    kept = json.loads((tmp_path / "known" / "jax-0.9.2.json").read_text())
+    assert kept == {faster: True}
+
+
+def test_a_flag_xla_does_not_know_is_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XLA_FLAGS", "--xla_force_host_platform_device_count=2")
+    nox_ns = noxfile_functions(tmp_path / "known", monkeypatch)
+    refuses = python_that_knows(tmp_path, "--xla_nothing")
+    env = nox_ns["fast_compile_env"](refuses, "0.12.0.1")
+    assert env == {
+        "XLA_FLAGS": f"--xla_force_host_platform_device_count=2 {nox_ns['FAST_COMPILE']}"
+    }
+    assert len((tmp_path / "trials").read_text().splitlines()) == 1
+
+
+def test_an_optimization_level_the_user_gives_wins_and_nothing_is_tried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XLA_FLAGS", "--xla_backend_optimization_level=2")
+    nox_ns = noxfile_functions(tmp_path / "known", monkeypatch)
+    assert nox_ns["fast_compile_env"](python_that_knows(tmp_path, ""), "0.9.2") == {}
+    assert not (tmp_path / "trials").exists()
+
+
+def test_the_trial_asks_the_real_xla(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This environment's JAX: every XLA knows the optimization level; none knows a made-up
+    flag, and aborting on it is a plain False."""
+    pytest.importorskip("jax")
+    monkeypatch.delenv("XLA_FLAGS", raising=False)
+    nox_ns = noxfile_functions(tmp_path / "known", monkeypatch)
+    this = SimpleNamespace(bin=str(Path(sys.executable).parent))
+    known = nox_ns["known_xla_flag"]
+    assert known(this, "here", "--xla_backend_optimization_level=0")
+    assert not known(this, "here", "--xla_pallas_compat_no_such_flag=true")
