@@ -488,6 +488,7 @@ TINY_BENCHMARKS = (
     ("benchmarks/probe_snapshot.py", "--repeat", "1", "--only-default"),
     ("benchmarks/shim_import.py", "--repeat", "1"),
     ("benchmarks/shared_programs.py", "--suite", "kernels", "--only", "add"),
+    ("benchmarks/xla_emitters.py", "--suite", "kernels", "--only", "add"),
     ("benchmarks/matrix_phases.py", "--skip-warm", "--release", NEWEST),
     ("benchmarks/main_job.py", "--kinds", "report", "--phases", "report,up-to-date"),
 )
