@@ -14,14 +14,11 @@ kernel speed.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-from shared_programs import LEVEL_0, MODULES, run
+from shared_programs import LEVEL_0, compare, suite_arguments
 
 ELEMENTAL = "--xla_cpu_use_fusion_emitters=false"
 #: Creates the CPU client, which reads ``XLA_FLAGS`` (as the noxfile's ``XLA_FLAG_TRIAL``).
@@ -36,31 +33,12 @@ def xla_takes(flag: str) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--suite", choices=sorted(MODULES), default="corpus")
-    parser.add_argument(
-        "--only", nargs="*", default=[], help="what the suite's own --only takes (one text)"
-    )
-    args = parser.parse_args()
+    args = suite_arguments(__doc__.splitlines()[0])
     if not xla_takes(ELEMENTAL):
         print(f"xla_emitters: this release's XLA does not take {ELEMENTAL}: nothing to compare")
         return 0
-    configs = {"level 0, MLIR emitters": LEVEL_0, "level 0, elemental": f"{LEVEL_0} {ELEMENTAL}"}
-    module, rows, texts = MODULES[args.suite], [], set()
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, flags in configs.items():
-            print(f"{name}: XLA_FLAGS='{flags}' python -m {module}", flush=True)
-            wall, cpu, text = run(module, args.only, [], Path(tmp), xla_flags=flags)
-            rows.append((name, wall, cpu))
-            texts.add(text)
-    if len(texts) != 1:
-        raise SystemExit("xla_emitters: the two configurations gave different results")
-    base_cpu = rows[0][2]
-    print(f"\n{'configuration':24} {'wall':>8} {'CPU':>8}  CPU / MLIR emitters")
-    for name, wall, cpu in rows:
-        print(f"{name:24} {wall:7.1f}s {cpu:7.1f}s  {cpu / base_cpu:.2f}x")
-    print("results: byte-identical")
-    return 0
+    configs = {"MLIR emitters": LEVEL_0, "elemental emitters": f"{LEVEL_0} {ELEMENTAL}"}
+    return compare("xla_emitters", args, {n: ([], f) for n, f in configs.items()})
 
 
 if __name__ == "__main__":
