@@ -12,9 +12,9 @@ from __future__ import annotations
 import functools
 
 import libcst as cst
-from packaging.version import Version
 
 from pallas_compat._facts import COST_ANALYSIS_DICT_SINCE
+from pallas_compat._target import Target, asked_of
 
 
 def is_cost_analysis_call(node: cst.BaseExpression) -> bool:
@@ -139,10 +139,10 @@ class CostAnalysisIndex(cst.CSTTransformer):
         return updated_node.value
 
 
-def migrate_cost_analysis(module: cst.Module, target: str) -> cst.Module:
+def migrate_cost_analysis(module: cst.Module, target: str | Target) -> cst.Module:
     """``module`` with the old indexing removed, where ``target`` returns one dict (the same
     object where nothing was indexed the old way)."""
-    if Version(target) < Version(COST_ANALYSIS_DICT_SINCE):
+    if not asked_of(target).since(COST_ANALYSIS_DICT_SINCE):
         return module
     return without_old_indexing(module)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import functools
 import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,7 +45,7 @@ def scanned_releases() -> list[str]:
     return release_ranges()["releases"]
 
 
-def works_in(spans: list[list[str]], release: str) -> bool:
+def works_in(spans: Sequence[Sequence[str]], release: str) -> bool:
     """Is ``release`` inside one of the ``[first, last]`` spans?"""
     version = Version(release)
     return any(Version(first) <= version <= Version(last) for first, last in spans)

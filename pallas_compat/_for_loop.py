@@ -21,7 +21,8 @@ from typing import TypeVar
 import libcst as cst
 from libcst.metadata import QualifiedNameProvider
 
-from pallas_compat._facts import FEATURES_BY_KEY, FOR_LOOP, works_in
+from pallas_compat._facts import FEATURES_BY_KEY, FOR_LOOP
+from pallas_compat._target import Target, asked_of
 
 Imports = TypeVar("Imports", cst.Import, cst.ImportFrom)
 
@@ -142,12 +143,12 @@ def after_imports(module: cst.Module) -> int:
     return index
 
 
-def migrate_for_loop(module: cst.Module, target: str) -> cst.Module:
+def migrate_for_loop(module: cst.Module, target: str | Target) -> cst.Module:
     """``module`` with its ``for_loop`` calls served by a local one, where ``target`` lacks
     JAX's (and the module uses it); unchanged otherwise, or where ``for_loop`` is already
     bound to something else at the top level (then doctor keeps listing the use)."""
     location = FEATURES_BY_KEY["for_loop"].modern
-    return module if works_in(location.releases, target) else served_locally(module)
+    return module if asked_of(target).works_in(location.releases) else served_locally(module)
 
 
 @functools.lru_cache(maxsize=4)

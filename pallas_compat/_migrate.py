@@ -9,7 +9,7 @@ statement being rewritten) and a dispatcher over their rewrites (``pallas_compat
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import libcst as cst
@@ -28,7 +28,6 @@ from pallas_compat._facts import (
     Location,
     call_form_releases,
     release_ranges,
-    works_in,
 )
 from pallas_compat._import_tidy import (
     DropBindings,
@@ -40,6 +39,7 @@ from pallas_compat._import_tidy import (
 from pallas_compat._noqa import Silenced, silenced, silenced_in
 from pallas_compat._registry import registry
 from pallas_compat._rewrite import MARKER, noted, one_per_line, with_header_notes
+from pallas_compat._target import Target
 from pallas_compat._uses import Drift
 
 __all__ = ["MARKER", "Migration", "Migrator", "migrate_module"]
@@ -58,7 +58,7 @@ class MigratorBase(cst.CSTTransformer):
     def __init__(
         self,
         context: CodemodContext,
-        target: str,
+        target: Target,
         module: cst.Module,
         selected: frozenset[str] | None = None,
         noqa: Silenced | None = None,
@@ -66,7 +66,9 @@ class MigratorBase(cst.CSTTransformer):
     ) -> None:
         super().__init__()
         self.context = context
-        self.target = target
+        #: The target, asked through ``works_in`` and its kin: the answers, not the release,
+        #: decide the walk, so a ``Migration`` reuses it for every target answering alike.
+        self.asked = target
         self.module = module
         self.selected = selected
         self.noqa = noqa or {}
@@ -96,6 +98,16 @@ class MigratorBase(cst.CSTTransformer):
 
     # -- what the rules ask
 
+    @property
+    def target(self) -> str:
+        """The target release itself, for a note that names it (the walk then serves no
+        other target)."""
+        return self.asked.release
+
+    def works_in(self, spans: Sequence[Sequence[str]]) -> bool:
+        """Is the target inside one of the ``[first, last]`` spans?"""
+        return self.asked.works_in(spans)
+
     def once(self, key: str, compute: Callable[[], T]) -> T:
         """``compute()``, a fact of the module alone (never of the target), computed once for
         every target it is migrated for. What it returns is shared: read it, never change it."""
@@ -115,10 +127,10 @@ class MigratorBase(cst.CSTTransformer):
         """Present on the target and not deprecated there: migrate also rewrites what only
         warns, so that the migrated file runs quietly (``-W error`` suites)."""
         deprecated = release_ranges().get("deprecated", {}).get(f"{loc.module}:{loc.attr}", [])
-        return works_in(loc.releases, self.target) and not works_in(deprecated, self.target)
+        return self.works_in(loc.releases) and not self.works_in(deprecated)
 
     def form_works(self, form: str) -> bool:
-        return works_in(call_form_releases(form), self.target)
+        return self.works_in(call_form_releases(form))
 
     def alias_for(self, module: str) -> str:
         """The name this file uses for ``module``, adding the import if it has none. A JAX
@@ -302,7 +314,9 @@ class Migration:
     names every rule reads) and the facts the rules read from the module alone take much of a
     migration's time, so they are kept per tree: for the module as it came, and for each tree
     the whole-module ``before`` passes make of it (those give one tree for every target that
-    needs the same rewrite). Each target still gets a walk of its own."""
+    needs the same rewrite). A target whose answers to every question an earlier target's
+    migration asked (``Target``) are the same gets that migration: one walk per set of
+    answers, not per target."""
 
     def __init__(
         self,
@@ -318,6 +332,8 @@ class Migration:
         #: metadata and the rules' facts of it (``MigratorBase.once``).
         self._trees: dict[int, tuple[cst.Module, cst.MetadataWrapper, dict[str, Any]]] = {}
         self._name_uses: Counter[str] | None = None
+        #: Each migration made: what it asked of its target, and what it gave.
+        self._made: list[tuple[Target, tuple[cst.Module, str | None]]] = []
         #: ``module.code``, given or made once, when a check reads the text.
         self._source = source
 
@@ -366,10 +382,20 @@ class Migration:
 
     def rewritten(self, target: str) -> tuple[cst.Module, str | None]:
         """The migrated module, and its text where that is known already."""
+        for asked, made in self._made:
+            if asked.answers_alike(target):
+                return made
+        asked = Target(target)
+        made = self.made_for(asked)
+        self._made.append((asked, made))
+        return made
+
+    def made_for(self, target: Target) -> tuple[cst.Module, str | None]:
         selected, noqa, original = self.selected, self.noqa, self.module
         module = original
         for rule in whole_module("before", selected, noqa):
-            module = rule.before(module, target)
+            if self.may_change(rule):
+                module = rule.before(module, target)
         context = CodemodContext()
         wrapper, shared = self.analysed(module)
         kind = NoqaMigrator if noqa else Migrator

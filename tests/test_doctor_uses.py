@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import libcst as cst
 import pytest
 
-from kernels.corpus import _doctor_uses, _package
+from kernels.corpus import _doctor_uses, _memo, _package
 from pallas_compat import _migrate
 from pallas_compat._source import find_uses
 
@@ -24,12 +25,34 @@ def test_a_real_kernel_with_no_use_is_one_migrate_gives_back(path: Path) -> None
         assert _migrate.migrate_module(cst.parse_module(text), target).code == text, target
 
 
-def test_the_migrate_route_does_not_run_libcst_on_such_a_file(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.fixture
+def memo(tmp_path: Path) -> Iterator[None]:
+    _memo.use_folder(tmp_path)
+    yield
+    _memo.use_folder(None)
+
+
+def test_the_migrate_route_does_not_run_libcst_on_such_a_file_doctor_checked(
+    monkeypatch: pytest.MonkeyPatch, memo: None
 ) -> None:
     text = (REAL / "jax_0_4_30_plain" / "example_kernel.py").read_text()
-    monkeypatch.setattr(_migrate, "Migration", lambda *a: pytest.fail("libcst ran"))
+    assert not _doctor_uses.uses_in(text)  # a doctor check found none, and they are kept
+    monkeypatch.setattr(_migrate, "Migration", lambda *a, **k: pytest.fail("libcst ran"))
     assert _package.migrated(text, list(TARGETS)) == dict.fromkeys(TARGETS, text)
+
+
+def test_uses_not_kept_are_not_looked_for_and_one_walk_serves_every_target(
+    monkeypatch: pytest.MonkeyPatch, memo: None
+) -> None:
+    text = (REAL / "jax_0_4_30_plain" / "example_kernel.py").read_text()
+    monkeypatch.setattr(_doctor_uses, "uses_in", lambda *a: pytest.fail("doctor ran"))
+    walks = []
+    made_for = _migrate.Migration.made_for
+    monkeypatch.setattr(
+        _migrate.Migration, "made_for", lambda self, t: walks.append(t) or made_for(self, t)
+    )
+    assert _package.migrated(text, list(TARGETS)) == dict.fromkeys(TARGETS, text)
+    assert len(walks) == 1
 
 
 MODERNIZED = """\

@@ -31,10 +31,17 @@ def as_use(fields: dict[str, Any]) -> Use:
     return Use(**{**fields, **spans})
 
 
-def nothing_to_migrate(text: str) -> bool:
+def nothing_to_migrate(text: str, *, find: bool = True) -> bool:
     """Doctor finds no use in ``text`` at all: migrate gives it back as it came, on every
     target (``tests/test_doctor_uses.py`` holds it to that on real kernels), so libcst need
     not rewrite it. A use that works on the target is not enough: migrate also writes the
     newest spelling where the target has it (``pltpu.TPUMemorySpace.ANY`` -> ``pl.ANY``) and
-    turns a masked ``pl.ds`` read into index arrays, which 0.12 needs."""
-    return not uses_in(text)
+    turns a masked ``pl.ds`` read into index arrays, which 0.12 needs.
+
+    ``find=False`` answers from kept uses only (a doctor check found them before), else
+    False: finding them takes longer than the one walk that serves every target of a text
+    without uses (``pallas_compat._target``)."""
+    if find:
+        return not uses_in(text)
+    kept = _memo.recalled("uses", text, "")
+    return kept is not _memo.MISSING and not kept

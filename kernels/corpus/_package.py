@@ -73,7 +73,7 @@ def migrated(source: str, targets: list[str]) -> dict[str, str]:
     """``pallas-compat migrate``'s rewrite of ``source`` for each of ``targets``."""
     from kernels.corpus._doctor_uses import nothing_to_migrate
 
-    if nothing_to_migrate(source):
+    if nothing_to_migrate(source, find=False):
         return dict.fromkeys(targets, source)
 
     import libcst as cst

@@ -11,7 +11,7 @@ A rule module defines ``RULE`` and any of these hooks, which the two dispatchers
   ``rewrite_call`` (a ``FINAL`` rule's answer ends the call's rewriting), ``rewrite_expr``,
   ``rewrite_assign``, ``rewrite_class``, ``rewrite_function``;
 - ``MENTIONS``: text a whole-module pass rewrites (and no rule writes), so that a file whose
-  source lacks it skips the pass;
+  source lacks it skips the pass, and asks nothing of the target;
 - ``KEYWORDS``: the (callable, keyword) pairs the rule handles itself; ``FORMS``: the table's
   call forms it finds; ``claims_feature``: the table features whose names it finds.
 

@@ -15,7 +15,6 @@ from pallas_compat._facts import (
     CALL_BACKENDS,
     CALL_KEYWORDS,
     pallas_call_keyword_releases,
-    works_in,
 )
 from pallas_compat._rewrite import attr, keyword_arg
 from pallas_compat._syntax import PALLAS_CALL, called, keyword
@@ -45,7 +44,7 @@ def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | No
     backend = keyword(updated, "backend")
     if target is None or target[0] != PALLAS_CALL or backend is None:
         return None
-    if works_in(pallas_call_keyword_releases("backend"), m.target):
+    if m.works_in(pallas_call_keyword_releases("backend")):
         return None
     value = backend.value
     chosen = (

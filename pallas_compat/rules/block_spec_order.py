@@ -35,9 +35,9 @@ def find_call(f: Any, node: cst.Call) -> Any:
 
 
 def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    if m.form_works(BLOCK_SPEC_ORDER) or not is_call_to(original, m, "BlockSpec"):
+    if not is_call_to(original, m, "BlockSpec"):
         return None
-    if block_spec_order(original, m.bindings) is not Order.OLD:
+    if block_spec_order(original, m.bindings) is not Order.OLD or m.form_works(BLOCK_SPEC_ORDER):
         return None
     first, second, *rest = updated.args
     # swap the values only: commas, line breaks and comments stay where they were

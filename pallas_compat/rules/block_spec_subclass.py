@@ -34,6 +34,6 @@ def find_class(f: Any, node: cst.ClassDef) -> Any:
 
 
 def rewrite_class(m: Any, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
-    if m.form_works(BLOCK_SPEC_SUBCLASS) or not subclasses_block_spec(original, m):
+    if not subclasses_block_spec(original, m) or m.form_works(BLOCK_SPEC_SUBCLASS):
         return updated
     return mended(updated) or updated

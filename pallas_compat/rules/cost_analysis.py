@@ -19,6 +19,7 @@ from pallas_compat._facts import (
     cost_analysis_index_releases,
     scanned_releases,
 )
+from pallas_compat._target import Target
 from pallas_compat._uses import use_at
 from pallas_compat.rules._rule import Fix, Rule
 
@@ -48,5 +49,5 @@ def find_subscript(f: Any, node: cst.Subscript) -> Any:
     return use_at(f, node, COST_ANALYSIS_INDEX, works, COST_ANALYSIS_HINT)
 
 
-def after(module: cst.Module, target: str) -> cst.Module:
+def after(module: cst.Module, target: Target) -> cst.Module:
     return _cost_analysis.migrate_cost_analysis(module, target)

@@ -22,7 +22,6 @@ from pallas_compat._facts import (
     dict_params_form,
     pallas_call_keyword_releases,
     param_field_releases,
-    works_in,
 )
 from pallas_compat._rewrite import attr, keyword_arg
 from pallas_compat._syntax import PALLAS_CALL, called, dict_entries, dict_params, keyword
@@ -120,10 +119,10 @@ def params_call(
         if (
             name == "cost_estimate"
             and not has_cost
-            and works_in(pallas_call_keyword_releases("cost_estimate"), m.target)
+            and m.works_in(pallas_call_keyword_releases("cost_estimate"))
         ):
             cost = value
-        elif works_in(param_field_releases(backend, name), m.target):
+        elif m.works_in(param_field_releases(backend, name)):
             fields.append(keyword_arg(name, value))
         elif (
             name not in PARAM_FIELDS[backend] and BACKENDS_BY_KEY[backend].dict_ignored_unknown_keys

@@ -13,6 +13,7 @@ import libcst as cst
 
 from pallas_compat._facts import FOR_LOOP, Feature
 from pallas_compat._for_loop import migrate_for_loop
+from pallas_compat._target import Target
 from pallas_compat._uses import feature_name_use
 from pallas_compat.rules._rule import Fix, Rule
 
@@ -23,6 +24,8 @@ RULE = Rule(
     Fix.REWRITES,
 )
 FEATURES = frozenset({"for_loop", "for_loop_module"})
+#: The ``before`` pass rewrites only what names this, and no earlier pass writes it.
+MENTIONS = "for_loop"
 
 
 def claims_feature(feature: Feature) -> bool:
@@ -33,5 +36,5 @@ def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
     return feature_name_use(f, node, qname, FEATURES)
 
 
-def before(module: cst.Module, target: str) -> cst.Module:
+def before(module: cst.Module, target: Target) -> cst.Module:
     return migrate_for_loop(module, target)

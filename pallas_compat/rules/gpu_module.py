@@ -30,12 +30,10 @@ def find_import(f: Any, module: str, where: cst.CSTNode) -> Any:
 
 
 def rewrite_import(m: Any, original: cst.Import, updated: cst.Import) -> cst.Import:
-    if m.form_works(GPU_MODULE):
-        return updated
     names = []
     for alias in updated.names:
         dotted = cst.helpers.get_full_name_for_node(alias.name) or ""
-        if dotted == GPU_LEGACY and alias.asname:
+        if dotted == GPU_LEGACY and alias.asname and not m.form_works(GPU_MODULE):
             alias = alias.with_changes(name=attr(TRITON))
         names.append(alias)
     return updated.with_changes(names=names)
@@ -43,16 +41,17 @@ def rewrite_import(m: Any, original: cst.Import, updated: cst.Import) -> cst.Imp
 
 def rewrite_import_from(m: Any, original: cst.ImportFrom, updated: cst.ImportFrom) -> Any:
     """``from ...pallas.gpu import X`` and ``from ...pallas import gpu [as g]``."""
-    if m.form_works(GPU_MODULE) or isinstance(updated.names, cst.ImportStar):
+    if isinstance(updated.names, cst.ImportStar):
         return updated
     source = cst.helpers.get_full_name_for_node(updated.module) if updated.module else ""
-    if source == GPU_LEGACY:
+    if source == GPU_LEGACY and not m.form_works(GPU_MODULE):
         return updated.with_changes(module=attr(TRITON))
     if source != PL:
         return updated
     names = []
     for alias in updated.names:
-        if isinstance(alias.name, cst.Name) and alias.name.value == "gpu":
+        named_gpu = isinstance(alias.name, cst.Name) and alias.name.value == "gpu"
+        if named_gpu and not m.form_works(GPU_MODULE):
             keep_binding = alias.asname or cst.AsName(cst.Name("gpu"))
             alias = alias.with_changes(
                 name=cst.Name(TRITON.rpartition(".")[2]), asname=keep_binding

@@ -22,7 +22,6 @@ from pallas_compat._facts import (
     PL,
     Location,
     keyword_releases,
-    works_in,
 )
 from pallas_compat._rewrite import without_argument
 from pallas_compat._syntax import is_call_to, keyword, qualified
@@ -90,7 +89,7 @@ def without_mode(m: Any, original: cst.Call, call: cst.Call) -> cst.Call:
             "to rewrite"
         )
         return call
-    if not works_in(keyword_releases(BLOCK_SPEC, "indexing_mode"), m.target):
+    if not m.works_in(keyword_releases(BLOCK_SPEC, "indexing_mode")):
         m.mark(
             f"BlockSpec(indexing_mode=...) is not taken by JAX {m.target} and the mode comes "
             "from a variable here: where it is pl.Blocked(), leave it out; where it is "

@@ -37,8 +37,9 @@ def find_module(f: Any, node: cst.Module) -> Iterator[Use]:
 def prepare(m: Any, node: cst.Module) -> None:
     """Remember the module's two-argument recorders, to rewrite as their ``def``s are left."""
     found: set[cst.FunctionDef] = set()
-    if not m.form_works(RECORDER_TWO_ARGS):
-        for arg in m.once("recorder_arguments", lambda: recorder_arguments(node, m)):
+    arguments = m.once("recorder_arguments", lambda: recorder_arguments(node, m))
+    if arguments and not m.form_works(RECORDER_TWO_ARGS):
+        for arg in arguments:
             recorder = two_argument_recorder(arg.value, m.bindings())
             if recorder is not None:
                 found.add(recorder)

@@ -18,7 +18,6 @@ from pallas_compat._facts import (
     Location,
     keyword_releases,
     renamed_keyword,
-    works_in,
 )
 from pallas_compat._syntax import called
 from pallas_compat._uses import Use
@@ -68,8 +67,8 @@ def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | No
         given = arg.keyword.value if arg.keyword is not None else None
         spans = keyword_releases(key, given) if given else []
         group = group_of(key, given) if given else ()
-        if group and spans and not works_in(spans, m.target):
-            newer = [n for n in group if works_in(keyword_releases(key, n), m.target)]
+        if group and spans and not m.works_in(spans):
+            newer = [n for n in group if m.works_in(keyword_releases(key, n))]
             if newer:
                 arg = arg.with_changes(keyword=cst.Name(newer[-1]))
             else:

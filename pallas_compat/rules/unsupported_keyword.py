@@ -14,7 +14,7 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import CALL_KEYWORDS, KEYWORD_ADVICE, Location, keyword_releases, works_in
+from pallas_compat._facts import CALL_KEYWORDS, KEYWORD_ADVICE, Location, keyword_releases
 from pallas_compat._syntax import PALLAS_CALL, called
 from pallas_compat._uses import Use
 from pallas_compat.rules import _keywords
@@ -55,7 +55,7 @@ def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> None:
     key = target[0]
     for name, _ in _keywords.keyword_args(updated):
         spans = keyword_releases(key, name)
-        if spans and not works_in(spans, m.target) and keyword_owner(key, name) is None:
+        if spans and not m.works_in(spans) and keyword_owner(key, name) is None:
             spelling = Location.parse(key).spelling
             text = advice(key, name) or "leave it out or keep an older JAX"
             m.mark(f"{spelling}({name}=...) is not taken by JAX {m.target}: {text}")
