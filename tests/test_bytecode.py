@@ -1,10 +1,11 @@
-"""kernels.corpus._bytecode: copies of one text compile once, and each still names its own
-file."""
+"""kernels.corpus._bytecode: copies of one text compile once, each still names its own
+file, and none leaves bytecode behind."""
 
 from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
+import sys
 import traceback
 from pathlib import Path
 from types import ModuleType
@@ -70,6 +71,23 @@ def test_a_file_outside_the_folder_compiles_as_usual(tmp_path: Path) -> None:
 def test_the_loader_is_back_afterwards(tmp_path: Path) -> None:
     loader = importlib.machinery.SourceFileLoader
     before = loader.source_to_code
+    before_get = loader.get_code
     with _bytecode.compiled_once(tmp_path):
-        assert loader.source_to_code is not before
-    assert loader.source_to_code is before
+        assert loader.source_to_code is not before and loader.get_code is not before_get
+    assert loader.source_to_code is before and loader.get_code is before_get
+
+
+def test_a_copy_leaves_no_bytecode_where_other_files_keep_theirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the sessions run (the noxfile's ``keep_bytecode``): bytecode kept under a prefix."""
+    kept = tmp_path / "pycache"
+    monkeypatch.setattr(sys, "pycache_prefix", str(kept))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    inside, outside = copy(tmp_path / "work" / "patch"), copy(tmp_path / "elsewhere")
+    with _bytecode.compiled_once(tmp_path / "work"):
+        imported(inside), imported(outside)
+        assert sys.dont_write_bytecode is False
+    written = [p.name for p in kept.rglob("*.pyc")]
+    assert written == [f"kernel.{sys.implementation.cache_tag}.pyc"]
+    assert str(tmp_path / "elsewhere") in str(next(kept.rglob("*.pyc")))

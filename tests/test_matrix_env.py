@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pallas_compat._matrix_env import (
+    Environment,
     cache_root,
     installable,
     own_requirement,
@@ -79,3 +80,14 @@ def test_a_changed_build_recipe_means_a_reinstall(tmp_path: Path) -> None:
     assert wanted_stamp(tmp_path, "/py", ["jax==0.9.2"]) != first
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\ndependencies = ['numpy']\n")
     assert wanted_stamp(tmp_path, "/py", ["jax==0.6.2"]) != first
+
+
+def test_an_environments_processes_keep_their_bytecode_in_it(tmp_path: Path) -> None:
+    venv = Environment(tmp_path / "venv")
+    machine = {"PATH": "/usr/bin", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": "/elsewhere"}
+    env = venv.variables(machine)
+    assert "PYTHONDONTWRITEBYTECODE" not in env and "PYTHONPATH" not in env
+    assert env["PYTHONPYCACHEPREFIX"] == str(tmp_path / "venv" / "pycache")
+    assert env["PATH"] == f"{venv.bin}:/usr/bin"
+    mine = venv.variables({**machine, "PYTHONPYCACHEPREFIX": str(tmp_path / "mine")})
+    assert mine["PYTHONPYCACHEPREFIX"] == str(tmp_path / "mine")

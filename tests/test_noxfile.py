@@ -4,6 +4,7 @@ own environment, which has neither NumPy nor JAX."""
 from __future__ import annotations
 
 import json
+import os
 import runpy
 import subprocess
 import sys
@@ -123,7 +124,7 @@ def python_that_knows(folder: Path, known: str) -> SimpleNamespace:
         "exit 134\n"
     )
     script.chmod(0o755)
-    return SimpleNamespace(bin=str(folder))
+    return SimpleNamespace(bin=str(folder), env={})
 
 
 def test_a_faster_flag_is_added_where_xla_knows_it_tried_once_per_release(
@@ -169,7 +170,53 @@ def test_the_trial_asks_the_real_xla(tmp_path: Path, monkeypatch: pytest.MonkeyP
     pytest.importorskip("jax")
     monkeypatch.delenv("XLA_FLAGS", raising=False)
     nox_ns = noxfile_functions(tmp_path / "known", monkeypatch)
-    this = SimpleNamespace(bin=str(Path(sys.executable).parent))
+    this = SimpleNamespace(bin=str(Path(sys.executable).parent), env={})
     known = nox_ns["known_xla_flag"]
     assert known(this, "here", "--xla_backend_optimization_level=0")
     assert not known(this, "here", "--xla_pallas_compat_no_such_flag=true")
+
+
+def session_in(venv: Path) -> SimpleNamespace:
+    return SimpleNamespace(env={}, virtualenv=SimpleNamespace(location=str(venv)))
+
+
+def test_a_session_keeps_its_bytecode_in_its_venv_where_the_machine_says_write_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As nox runs a command: the outer env, then the session's, a None leaving a name out."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.delenv("PYTHONPYCACHEPREFIX", raising=False)
+    session = session_in(tmp_path / "venv")
+    noxfile_functions(tmp_path / "known", monkeypatch)["keep_bytecode"](session)
+    kept = tmp_path / "venv" / "pycache"
+    assert session.env == {"PYTHONDONTWRITEBYTECODE": None, "PYTHONPYCACHEPREFIX": str(kept)}
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "kernel_module.py").write_text("X = 1\n")
+    env = {k: v for k, v in {**os.environ, **session.env}.items() if v is not None}
+    env["PYTHONPATH"] = str(tmp_path / "src")
+    run = [sys.executable, "-c", "import kernel_module"]
+    subprocess.run(run, env=env, check=True, stdin=subprocess.DEVNULL)
+    assert list(kept.rglob("kernel_module*.pyc"))
+    assert not (tmp_path / "src" / "__pycache__").exists()
+
+
+def test_a_bytecode_folder_the_user_chose_wins(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path / "mine"))
+    session = session_in(tmp_path / "venv")
+    noxfile_functions(tmp_path / "known", monkeypatch)["keep_bytecode"](session)
+    assert session.env == {"PYTHONDONTWRITEBYTECODE": None}
+
+
+def test_the_xla_flag_trial_runs_in_the_session_env(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    nox_ns = noxfile_functions(tmp_path / "known", monkeypatch)
+    script = tmp_path / "python"
+    script.write_text(f'#!/bin/sh\necho "[$PYTHONDONTWRITEBYTECODE]" > "{tmp_path}/seen"\n')
+    script.chmod(0o755)
+    session = SimpleNamespace(bin=str(tmp_path), env={"PYTHONDONTWRITEBYTECODE": None})
+    assert nox_ns["known_xla_flag"](session, "0.9.2", "--xla_anything=1")
+    assert (tmp_path / "seen").read_text() == "[]\n"

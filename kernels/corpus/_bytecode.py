@@ -6,7 +6,9 @@ no ``__pycache__`` applies, and Python compiles each copy from source again: abo
 corpus session. The same text compiled under another file name is the same code with
 another ``co_filename``, so the first compile of a text is kept and each later copy gets it
 renamed (``CodeType.replace``, nested code too), as if it had been compiled at its own path:
-tracebacks, warnings and ``whose`` still name each copy's own file.
+tracebacks, warnings and ``whose`` still name each copy's own file. No copy leaves bytecode
+behind: its path never recurs, and the sessions keep the bytecode of what else they import
+(the noxfile's ``keep_bytecode``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import importlib.machinery
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import CodeType
@@ -37,11 +40,23 @@ def compiled_once(work: Path) -> Iterator[None]:
             return code
         return renamed(code, str(path))
 
+    def get_code(self: Any, fullname: str) -> Any:
+        if not str(self.path).startswith(below) or sys.dont_write_bytecode:
+            return find_code(self, fullname)
+        sys.dont_write_bytecode = True  # get_code compiles only: no other import runs meanwhile
+        try:
+            return find_code(self, fullname)
+        finally:
+            sys.dont_write_bytecode = False
+
+    find_code = loader.get_code
     loader.source_to_code = source_to_code  # type: ignore[method-assign]
+    loader.get_code = get_code  # type: ignore[method-assign]
     try:
         yield
     finally:
         loader.source_to_code = compile_source  # type: ignore[method-assign]
+        loader.get_code = find_code  # type: ignore[method-assign]
 
 
 def renamed(code: CodeType, filename: str) -> CodeType:
