@@ -137,6 +137,9 @@ FASTER_WHERE_KNOWN = ("--xla_cpu_use_fusion_emitters=false",)
 XLA_FLAG_TRIAL = "import jax; jax.jit(lambda x: x + 1)(1).block_until_ready()"
 #: What each release's XLA made of the flags tried, one file per release.
 XLA_FLAGS_KNOWN = ROOT / ".nox" / "xla-flags"
+#: What importing each release's Pallas needed that JAX does not declare, one file per release
+#: (``imports_marker``).
+IMPORTS_FOUND = ROOT / ".nox" / "imports"
 
 
 def fast_compile_env(session: nox.Session, jax: str) -> dict[str, str]:
@@ -249,10 +252,24 @@ def per_release(releases: tuple[str, ...]) -> list[nox.param]:
     return [nox.param(MATRIX.python_for(r), r, id=f"jax='{r}'") for r in releases]
 
 
-def imports_marker(session: nox.Session) -> Path:
-    """What importing Pallas did in this venv while it was fresh. Kept in the venv: a reused
-    venv already has the missing packages, and the finding must not get lost."""
-    return Path(session.virtualenv.location) / "pallas-compat-clean-imports.json"
+def imports_marker(session: nox.Session, jax: str) -> Path:
+    """What importing Pallas did in a fresh venv of this release. Kept in the venv: a reused
+    venv already has the missing packages, and the finding must not get lost. Kept for the
+    release too (``IMPORTS_FOUND``): every session of a release starts from the same project
+    and JAX, so the first to look finds it for all (each look is a process that imports JAX,
+    then a second install); a venv without a finding of its own has had nothing added."""
+    marker = Path(session.virtualenv.location) / "pallas-compat-clean-imports.json"
+    found = IMPORTS_FOUND / f"jax-{jax}.json"
+    if not marker.exists() and found.is_file():
+        write_atomic(marker, found.read_text())
+    return marker
+
+
+def share_imports(marker: Path, jax: str) -> None:
+    """A finding just made in this session's fresh venv, kept for the release's others."""
+    if marker.is_file():
+        IMPORTS_FOUND.mkdir(parents=True, exist_ok=True)
+        write_atomic(IMPORTS_FOUND / f"jax-{jax}.json", marker.read_text())
 
 
 def undeclared(marker: Path) -> list[str]:
@@ -302,13 +319,14 @@ def install_jax(
 
 def install_jax_with_undeclared(session: nox.Session, jax: str) -> None:
     """``install_jax`` plus what this JAX imports without declaring it (found while fresh)."""
-    marker = imports_marker(session)
+    marker = imports_marker(session, jax)
     install_jax(session, jax, also=undeclared(marker))
     if not marker.exists():
         found = session.run("python", "-m", "probes.imports", silent=True)
         if found is None:  # `nox --install-only`: nothing ran, so nothing was found yet
             return
-        marker.write_text(found.strip().splitlines()[-1])
+        write_atomic(marker, found.strip().splitlines()[-1])
+        share_imports(marker, jax)
         install_jax(session, jax, also=undeclared(marker))
 
 
@@ -343,7 +361,7 @@ def probe(session: nox.Session, jax: str) -> None:
     missing packages are installed, and the probes run again."""
     inputs = spec("probe", jax)
     posargs = skip_if_up_to_date(session, inputs)
-    marker = imports_marker(session)
+    marker = imports_marker(session, jax)
     fresh = not marker.exists()
     install_jax(session, jax, also=undeclared(marker))
     SNAPSHOTS.mkdir(parents=True, exist_ok=True)
@@ -354,6 +372,7 @@ def probe(session: nox.Session, jax: str) -> None:
     env = fast_compile_env(session, jax)
     if fresh:
         ran = session.run(*run, "--check-imports", str(marker), success_codes=[0, 3], env=env)
+        share_imports(marker, jax)
         if not undeclared(marker):
             record_inputs(inputs, ran)
             return
@@ -447,7 +466,7 @@ def thirdparty(session: nox.Session, jax: str) -> None:
     (to check doctor against) and through patch, the shim's imports and migrate."""
     inputs = spec("thirdparty", jax)
     skip_if_up_to_date(session, inputs)
-    marker = imports_marker(session)
+    marker = imports_marker(session, jax)
     install_jax(session, jax, also=[*undeclared(marker), *LIBRARY_NEEDS])
     session.run(sys.executable, "scripts/fetch_libraries.py", external=True)  # nox's pip
     THIRDPARTY.mkdir(parents=True, exist_ok=True)

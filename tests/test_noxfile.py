@@ -220,3 +220,25 @@ def test_the_xla_flag_trial_runs_in_the_session_env(
     session = SimpleNamespace(bin=str(tmp_path), env={"PYTHONDONTWRITEBYTECODE": None})
     assert nox_ns["known_xla_flag"](session, "0.9.2", "--xla_anything=1")
     assert (tmp_path / "seen").read_text() == "[]\n"
+
+
+def test_an_imports_finding_is_made_once_per_release_and_a_venvs_own_stands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nox_ns = noxfile_functions(tmp_path / "known", monkeypatch)
+    nox_ns["imports_marker"].__globals__["IMPORTS_FOUND"] = tmp_path / "imports"
+    marker_of, share = nox_ns["imports_marker"], nox_ns["share_imports"]
+    first, second = session_in(tmp_path / "corpus"), session_in(tmp_path / "kernels")
+    for venv in (first, second):
+        Path(venv.virtualenv.location).mkdir()
+    found = '{"errors": {}, "install": ["absl-py"], "undeclared": ["absl"]}'
+    marker = marker_of(first, "0.9.2")
+    assert not marker.exists()  # nothing found yet: this session looks
+    marker.write_text(found)
+    share(marker, "0.9.2")
+    assert marker_of(second, "0.9.2").read_text() == found  # the next does not
+    assert not marker_of(session_in(tmp_path / "other"), "0.10.2").exists()
+    own = '{"errors": {}, "install": [], "undeclared": []}'
+    (tmp_path / "probe").mkdir()
+    (tmp_path / "probe" / "pallas-compat-clean-imports.json").write_text(own)
+    assert marker_of(session_in(tmp_path / "probe"), "0.9.2").read_text() == own
