@@ -280,8 +280,9 @@ def undeclared(marker: Path) -> list[str]:
 def keep_bytecode(session: nox.Session) -> None:
     """Let the session's processes keep the bytecode of what they import, in its venv.
 
-    A session starts many Python processes that import JAX (probe groups, test commands), and
-    uv installs packages without bytecode. Where ``PYTHONDONTWRITEBYTECODE`` is set, as many
+    A session starts several Python processes that import JAX (the imports check, XLA's flag
+    trial, its command; the tests' commands hundreds), and uv installs packages without
+    bytecode. Where ``PYTHONDONTWRITEBYTECODE`` is set, as many
     container images set it, every one of them compiled JAX's source again: 3.9 s of CPU for
     ``import jax`` and Pallas on 0.9.2, against 1.3 s from the kept bytecode
     (``benchmarks/bytecode.py``). The venv is nox's, so the bytecode goes there, in one
@@ -358,7 +359,8 @@ def probe(session: nox.Session, jax: str) -> None:
 
     In a fresh venv the probes first import the Pallas modules: a module that needs something
     JAX does not declare is a finding, recorded in the snapshot; the probes stop (exit 3), the
-    missing packages are installed, and the probes run again."""
+    missing packages are installed, and the probes run again. Where another session of the
+    release found it already (``imports_marker``), they are installed first."""
     inputs = spec("probe", jax)
     posargs = skip_if_up_to_date(session, inputs)
     marker = imports_marker(session, jax)
