@@ -22,6 +22,15 @@ PROG = "python -m probes"
 UNDECLARED_DEPENDENCIES = 3
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on: a job pinned with ``taskset`` or a CPU-limited
+    container may use fewer than the machine has (``os.cpu_count``), and a worker per
+    machine CPU there only adds memory."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog=PROG,
@@ -41,8 +50,8 @@ def _parser() -> argparse.ArgumentParser:
         "--jobs",
         "-j",
         type=int,
-        default=os.cpu_count() or 1,
-        help="groups to run at once (default: the number of CPUs)",
+        default=usable_cpus(),
+        help="groups to run at once (default: the number of CPUs this process may use)",
     )
     parser.add_argument(
         "--isolation",

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +111,20 @@ def test_check_imports_in_a_complete_environment_goes_on_to_probe(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert json.loads(marker.read_text())["undeclared"] == []
     assert "undeclared_dependencies" not in json.loads(out.read_text())["environment"]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity here")
+def test_default_jobs_are_the_cpus_this_process_may_use() -> None:
+    """Under ``taskset`` (one CPU of several) the probes start one worker, not one per
+    machine CPU."""
+    code = "from probes._cli import _parser; print(_parser().parse_args([]).jobs)"
+    one_cpu = f"import os; os.sched_setaffinity(0, {{min(os.sched_getaffinity(0))}}); {code}"
+    pinned = subprocess.run(
+        [sys.executable, "-c", one_cpu], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert pinned.returncode == 0, pinned.stderr
+    assert pinned.stdout.strip() == "1"
+    free = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
+    assert free.stdout.strip() == str(len(os.sched_getaffinity(0)))
