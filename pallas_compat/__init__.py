@@ -8,9 +8,11 @@ the shared API-facts table resolves. The modules behind this facade are private.
 
 from __future__ import annotations
 
+from pallas_compat._cpu_threads import keep_callbacks_unblocked
 from pallas_compat._env import keep_libtpu_offline
 
 keep_libtpu_offline()
+keep_callbacks_unblocked()
 
 from typing import TYPE_CHECKING, Any  # noqa: E402
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pallas_compat import _matrix_processes as _processes
+from pallas_compat._cpu_threads import usable_cpus
 from pallas_compat._matrix_env import (
     InstallError,
     cache_root,
@@ -201,8 +202,8 @@ def plural(count: int, noun: str) -> str:
 
 
 def default_jobs() -> int:
-    """Two at a time on two cores, at most four: each run is mostly one Python around XLA."""
-    return max(1, min(4, os.cpu_count() or 1))
+    """Two at a time on two CPUs, at most four: each run is mostly one Python around XLA."""
+    return max(1, min(4, usable_cpus()))
 
 
 def plan_of(args: argparse.Namespace) -> Plan:

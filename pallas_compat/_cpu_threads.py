@@ -1,0 +1,39 @@
+"""Enough XLA CPU client threads for the TPU simulator on a one-CPU process.
+
+XLA's CPU client runs host callbacks on a thread pool sized from the CPUs the process may use.
+The TPU simulator (``pltpu.InterpretParams``) is built on ``io_callback``, and on one CPU a
+callback can wait for a buffer whose readiness is posted to that same single thread: the
+program never finishes (seen with JAX 0.5.3, 0.6.2 and 0.8.3 under ``taskset -c 0``; 0.7.2
+happened to finish). A second thread ends the deadlock and costs nothing measurable. The size
+comes from ``PJRT_NPROC`` (then ``NPROC``) when set, read once, when the CPU client is made:
+so this is set on import, before any computation, and never over the user's value.
+"""
+
+from __future__ import annotations
+
+import os
+
+#: What XLA's CPU client reads for its thread pool's size, the first set one winning.
+THREAD_COUNT_ENV = ("PJRT_NPROC", "NPROC")
+#: The fewest threads with which a callback never waits on its own thread.
+CALLBACK_SAFE_THREADS = 2
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on: under ``taskset`` or in a CPU-limited container,
+    fewer than the machine has (``os.cpu_count``)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def keep_callbacks_unblocked() -> dict[str, str]:
+    """On a process that may use fewer than two CPUs, size the CPU client's pool to two, unless
+    the user sized it; idempotent. Returns what it set."""
+    if any(name in os.environ for name in THREAD_COUNT_ENV):
+        return {}
+    if usable_cpus() >= CALLBACK_SAFE_THREADS:
+        return {}
+    added = {THREAD_COUNT_ENV[0]: str(CALLBACK_SAFE_THREADS)}
+    os.environ.update(added)
+    return added
