@@ -1,12 +1,12 @@
 """Enough XLA CPU client threads for the TPU simulator on a one-CPU process.
 
 XLA's CPU client runs host callbacks on a thread pool sized from the CPUs the process may use.
-The TPU simulator (``pltpu.InterpretParams``) is built on ``io_callback``, and on one CPU a
-callback can wait for a buffer whose readiness is posted to that same single thread: the
-program never finishes (seen with JAX 0.5.3, 0.6.2 and 0.8.3 under ``taskset -c 0``; 0.7.2
-happened to finish). A second thread ends the deadlock and costs nothing measurable. The size
-comes from ``PJRT_NPROC`` (then ``NPROC``) when set, read once, when the CPU client is made:
-so this is set on import, before any computation, and never over the user's value.
+The TPU simulator (``pltpu.InterpretParams``) is built on ``io_callback``, and with one thread
+a callback can wait for a buffer copy queued behind it on that same thread: the program never
+finishes (JAX 0.5.3 to 0.10.2 under ``taskset -c 0``, a 4 MiB input; 0.11 and 0.12 finish). A
+second thread ends the deadlock. The size comes from ``PJRT_NPROC`` (then ``NPROC``) when set,
+read once, when the CPU client is made: so this is set on import, before any computation, and
+never over the user's value.
 """
 
 from __future__ import annotations
