@@ -34,6 +34,7 @@ __all__ = [
     "CallOutcome",
     "CorpusStatus",
     "KernelStatus",
+    "LoweringStatus",
     "Matrix",
     "MatrixError",
     "Parser",
@@ -60,8 +61,9 @@ __all__ = [
 
 SNAPSHOT_SCHEMA = "pallas-compat/snapshot/1"
 KERNELS_SCHEMA = "pallas-compat/kernels/1"
-CORPUS_SCHEMA = "pallas-compat/corpus/1"
-THIRDPARTY_SCHEMA = "pallas-compat/thirdparty/1"
+#: /2: each record carries ``lowered``, the kernel lowered with ``interpret`` off for its backend.
+CORPUS_SCHEMA = "pallas-compat/corpus/2"
+THIRDPARTY_SCHEMA = "pallas-compat/thirdparty/2"
 
 
 # -- status words -----------------------------------------------------------------------------
@@ -96,6 +98,14 @@ class CorpusStatus(Word):
     ERROR = "error"
     #: The old kernel needs a non-Pallas JAX module the release lacks: not counted.
     DEPENDENCY = "dependency"
+
+
+class LoweringStatus(Word):
+    """Whether a real kernel lowered for the hardware it was written for, ``interpret`` off:
+    Triton or Mosaic GPU for a GPU kernel, Mosaic for a TPU one (``record["lowered"]``)."""
+
+    LOWERS = "lowers"
+    FAILS = "fails"
 
 
 class DoctorVerdict(Word):

@@ -113,12 +113,14 @@ KERNELS_RUN = (
     "no persistent compilation cache, XLA backend optimization level 0, XLA CPU's "
     "elemental emitters where its flags choose them, one compile per identical program"
 )
+#: The chapter's kernels: the default modes, and the GPU variants lowered for CUDA.
+KERNEL_MODES = ("interpret", "tpu_sim", "tpu_lower", "gpu_lower")
 RUNS = {
     "probe": "python -m probes, with JAX's persistent compilation cache, XLA CPU's elemental "
     "emitters where its flags choose them",
-    "kernels": f"python -m kernels (default modes), {KERNELS_RUN}",
-    "corpus": f"python -m kernels.corpus, {KERNELS_RUN}",
-    "thirdparty": f"python -m kernels.thirdparty, {KERNELS_RUN}",
+    "kernels": f"python -m kernels --modes {','.join(KERNEL_MODES)}, {KERNELS_RUN}",
+    "corpus": f"python -m kernels.corpus (interpreters, then lowered), {KERNELS_RUN}",
+    "thirdparty": f"python -m kernels.thirdparty (interpreters, then lowered), {KERNELS_RUN}",
     "report": "python -m report",
 }
 #: The interpreter compiles hundreds of small XLA programs a session; without LLVM's
@@ -387,7 +389,8 @@ def probe(session: nox.Session, jax: str) -> None:
 @nox.session(tags=["kernels"], allow_parallel=True)
 @nox.parametrize("python,jax", per_release(RELEASES))
 def kernels(session: nox.Session, jax: str) -> None:
-    """The chapter's kernels under the default modes: reports/kernels/jax-X.json."""
+    """The chapter's kernels under the default modes, and the GPU variants lowered for CUDA
+    (``gpu_lower``): reports/kernels/jax-X.json."""
     inputs = spec("kernels", jax)
     posargs = skip_if_up_to_date(session, inputs)
     install_jax_with_undeclared(session, jax)
@@ -395,7 +398,10 @@ def kernels(session: nox.Session, jax: str) -> None:
     TIMINGS.mkdir(parents=True, exist_ok=True)
     out = ["--out", str(KERNELS / f"jax-{jax}.json")]
     out += ["--timings", str(TIMINGS / f"kernels-jax-{jax}.json")]
-    ran = session.run("python", "-m", "kernels", *out, *posargs, env=fast_compile_env(session, jax))
+    modes = ["--modes", ",".join(KERNEL_MODES)]
+    ran = session.run(
+        "python", "-m", "kernels", *modes, *out, *posargs, env=fast_compile_env(session, jax)
+    )
     record_inputs(inputs, ran)
 
 
@@ -496,14 +502,31 @@ def report(session: nox.Session) -> None:
 
 @nox.session(python=MATRIX.python_for(NEWEST), tags=["tpu_compile"])
 def tpu_compile(session: nox.Session) -> None:
-    """Opt-in: deviceless AOT compilation for TPU v4/v5e/v5p/v6e with libtpu (about 1 GB).
+    """Opt-in: deviceless AOT compilation for TPU v4/v5e/v5p/v6e with libtpu (about 1 GB): the
+    chapter's kernels, and every TPU-style case of both corpora by every route
+    (``--mode tpu_compile``): reports/{kernels,corpus,thirdparty}/tpu-compile-jax-X.json.
 
     Only releases whose libtpu is on PyPI install (0.4.x took libtpu-nightly from Google's
     bucket, which this session does not reach), so it runs the newest release."""
-    install_jax(session, NEWEST, extra="[tpu]")
+    install_jax(session, NEWEST, extra="[tpu]", also=LIBRARY_NEEDS)
     KERNELS.mkdir(parents=True, exist_ok=True)
     target = KERNELS / f"tpu-compile-jax-{NEWEST}.json"
     session.run("python", "-m", "kernels", "--modes", "tpu_compile", "--out", str(target))
+    session.run(sys.executable, "scripts/fetch_ops.py", "--releases", ",".join(CORPUS_FROM),
+                external=True)  # fmt: skip
+    session.run(sys.executable, "scripts/fetch_libraries.py", external=True)
+    for corpus, folder in (("kernels.corpus", CORPUS), ("kernels.thirdparty", THIRDPARTY)):
+        out = folder / f"tpu-compile-jax-{NEWEST}.json"
+        session.run("python", "-m", corpus, "--mode", "tpu_compile", "--out", str(out))
+
+
+@nox.session(venv_backend="none", tags=["gpu"])
+def gpu(session: nox.Session) -> None:
+    """Opt-in, not in the default run: the kernel set's GPU variants and both corpora's GPU
+    cases compiled and run on this machine's GPU, every route, float32 matmul precision, with
+    the installed JAX (a GPU machine's, CUDA plugin and all: this session makes no
+    environment): reports/gpu/<device>/jax-X/. Without a GPU it says so and succeeds."""
+    session.run("python", "scripts/gpu_run.py", *session.posargs, external=True)
 
 
 @nox.session(tags=["matrix"])
@@ -532,6 +555,7 @@ TINY_BENCHMARKS = (
     ("benchmarks/xla_emitters.py", "--suite", "kernels", "--only", "add"),
     ("benchmarks/matrix_phases.py", "--skip-warm", "--release", NEWEST),
     ("benchmarks/main_job.py", "--kinds", "report", "--phases", "report,up-to-date"),
+    ("benchmarks/gpu_routes.py", "--check"),  # no GPU in CI: lowers each contender for CUDA
 )
 
 
@@ -542,6 +566,8 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     install_jax(session, NEWEST, also=["nox", "uv"])  # nox and uv: the main job's benchmarks
+    fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", "0.4.30"]
+    session.run(*fetch, external=True)  # gpu_routes.py runs JAX 0.4.30's own kernels
     for benchmark in TINY_BENCHMARKS:
         session.run("python", *benchmark)
 

@@ -7,6 +7,7 @@ from kernels import (  # noqa: F401  (imported for their registrations)
     basics,
     exercises,
     flash_attention,
+    gpu_flash_attention,
     gpu_variants,
     interpret_mode,
     tpu_params,

@@ -19,6 +19,8 @@ from kernels._modes import Mode, interpret_value
 
 #: The TPU that tpu_lower targets (the chapter's §6 examples use v5e).
 LOWER_CHIP = "v5e"
+#: The matmul precision the gpu mode runs at: float32 products, as the tolerances assume.
+GPU_PRECISION = "highest"
 
 
 def flat(value: Any) -> list[np.ndarray]:
@@ -71,8 +73,10 @@ def execute(case: Kernel, mode: Mode) -> dict[str, Any]:
         # one ("Incorrect output dtype") that passes on its own.
         reset_simulator()
     build = functools.partial(case.build, triton=True) if mode is Mode.GPU else case.build
+    # Compiled on a GPU, a float32 dot is TF32 unless asked: the tolerances assume float32.
+    precision = jax.default_matmul_precision(GPU_PRECISION if mode is Mode.GPU else None)
     try:
-        with quiet_callback_logs():
+        with quiet_callback_logs(), precision:
             out = jax.block_until_ready(build(interpret)(*inputs))
     except pallas_compat.PallasCompatError as exc:  # the shim's documented "not on this JAX"
         return {"status": KernelStatus.UNAVAILABLE, "detail": str(exc)}
@@ -87,9 +91,11 @@ def execute(case: Kernel, mode: Mode) -> dict[str, Any]:
             }
         return {"status": KernelStatus.ERROR, "detail": one_line_error(exc)}
     ok, err = compare(case, out, inputs)
+    stated_at = {"precision": GPU_PRECISION} if mode is Mode.GPU else {}
     return {
         "status": KernelStatus.PASS if ok else KernelStatus.FAIL,
         "tolerance": stated(case.tolerance.rtol, case.tolerance.atol),
+        **stated_at,
         MEASURED: err,
     }
 

@@ -41,7 +41,15 @@ def gpu_add(interpret, triton=False):
     )(x, y)
 
 
-def matmul_k_loop(a, b, bm=64, bn=128, bk=128, interpret=True, triton=False):
+def matmul_k_loop(a, b, bm=64, bn=128, bk=None, interpret=True, triton=False):
+    """The tiled matmul, K looped inside the kernel. The K step is per backend. On a GPU
+    (``triton``), shared memory is the budget: a K step stages an A block (bm x bk) and a B
+    block (bk x bn) of float32, and Triton keeps 3 steps in flight (its default
+    ``num_stages`` on CUDA): with bk = 32, 3 x (64 x 32 + 32 x 128) x 4 B = 72 KiB of a
+    Hopper's 227 KiB per block (bk = 128 asked for 256 KiB: an H200 refused it, ``Shared
+    memory size limit exceeded``). On a TPU a K slice of A is along the lanes, so bk = 128:
+    Mosaic cannot prove a 32-wide slice's start a multiple of 128."""
+    bk = bk or (32 if triton else 128)
     m, k = a.shape
     n = b.shape[1]
 

@@ -157,6 +157,9 @@ class UseFinder(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         self.ask("find_call", node)
 
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self.ask("find_assign", node)
+
 
 def find_uses(path: str, module: cst.Module) -> list[Use]:
     finder = UseFinder(path, module)

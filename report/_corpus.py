@@ -16,7 +16,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from common import CorpusStatus, DoctorVerdict
+from common import CorpusStatus, DoctorVerdict, LoweringStatus
 from report._model import Cell, Fold, Section, Table
 
 ROUTE_LETTER = {"native": "native", "patch": "P", "shim": "S", "migrate": "M"}
@@ -26,15 +26,41 @@ MARK = {
     CorpusStatus.ERROR: "!",
     CorpusStatus.DEPENDENCY: "dep",
 }
+LOWERED_MARK = {LoweringStatus.LOWERS: "✓", LoweringStatus.FAILS: "✗"}
 LEGEND = (
     "Cells: P = `pallas_compat.patch()` on the unmodified file, S = only its imports of what "
     "the shim serves (the Pallas modules, and `for_loop`, `jax.util`, `jax._src.dtypes` and "
     "`jax._src.prng`) changed to `pallas_compat`'s, M = `pallas-compat migrate` then plain "
-    "JAX; ✓ works (within the tolerance of a NumPy float64 reference), ✗ wrong, ! error, "
-    "dep = the kernel needs something outside Pallas that the release or the environment "
-    "lacks (a JAX API no tool serves, a newer `jax.jit` form, a package of its own): its own "
-    "dependency, not counted against the shim."
+    "JAX. Each route has two marks, *runs in the interpreter* / *compiles for its GPU or "
+    "TPU*: the first ✓ works (within the tolerance of a NumPy float64 reference, float32 "
+    "matmuls: `jax.default_matmul_precision('highest')` on hardware), ✗ wrong, ! error; the "
+    "second ✓ where the same call, `interpret` off, lowers for the hardware the kernel was "
+    "written for on a CPU machine (a GPU kernel through Triton or Mosaic GPU for CUDA, a TPU "
+    "kernel through Mosaic), ✗ where it does not. A route works on a release only when both "
+    "hold. dep = the kernel needs something outside Pallas that the release or the "
+    "environment lacks (a JAX API no tool serves, a newer `jax.jit` form, a package of its "
+    "own): its own dependency, not counted against the shim."
 )
+
+
+def lowers(record: dict[str, Any]) -> bool:
+    lowered = record.get("lowered")
+    return not isinstance(lowered, dict) or lowered.get("status") == LoweringStatus.LOWERS
+
+
+def works(record: dict[str, Any], native: dict[str, Any] | None) -> bool:
+    """Runs in the interpreter and compiles; where the kernel does not compile on its own
+    release either (``native``), compiling is not asked of the routes."""
+    home_lowers = native is None or lowers(native)
+    return record["status"] == CorpusStatus.WORKS and (lowers(record) or not home_lowers)
+
+
+def marks(record: dict[str, Any]) -> str:
+    """``✓/✓``: the interpreter's mark, then the compiled one (none for a dependency)."""
+    lowered = record.get("lowered")
+    if not isinstance(lowered, dict):
+        return MARK[record["status"]]
+    return f"{MARK[record['status']]}/{LOWERED_MARK[lowered['status']]}"
 
 
 @dataclass(frozen=True)
@@ -111,7 +137,7 @@ def counts(
                     and native.get((kind.source(r), r["kernel"]), {}).get("status")
                     == CorpusStatus.WORKS
                 ]
-                ok = sum(r["status"] == CorpusStatus.WORKS for r in found)
+                ok = sum(works(r, native[(kind.source(r), r["kernel"])]) for r in found)
                 text = f"{ok}/{len(found)}" if found else "—"
                 cells.append(
                     Cell(text, "info" if not found else ("good" if ok == len(found) else "warn"))
@@ -235,9 +261,11 @@ def why_unfixed(first_line: str, route: str) -> str:
     return "not known yet: a gap to close" if route != "migrate" else "a gap in migrate"
 
 
-def tone(records: list[dict[str, Any]]) -> str:
+def tone(records: list[dict[str, Any]], native: dict[str, Any] | None) -> str:
     statuses = {r["status"] for r in records}
-    if statuses & {CorpusStatus.ERROR, CorpusStatus.WRONG}:
+    if statuses & {CorpusStatus.ERROR, CorpusStatus.WRONG} or not all(
+        works(r, native) for r in records if r["status"] == CorpusStatus.WORKS
+    ):
         return "bad"
     if statuses == {CorpusStatus.WORKS}:
         return "good"
@@ -277,17 +305,23 @@ def case_row(
     for release in releases:
         records = by_release.get(release)
         if release == home:
-            row.append(Cell("native ✓" if check else "—", "good" if check else "info"))
+            text = f"native {marks(check)}" if check else "—"
+            row.append(Cell(text, ("good" if lowers(check) else "warn") if check else "info"))
             continue
         if not records:
             row.append(Cell("—", "info"))
             continue
-        text = " ".join(f"{ROUTE_LETTER[r['route']]}{MARK[r['status']]}" for r in records)
-        row.append(Cell(text, tone(records)))
+        text = " ".join(f"{ROUTE_LETTER[r['route']]}{marks(r)}" for r in records)
+        row.append(Cell(text, tone(records, check)))
         for r in records if check is not None else ():  # validated cases only
             if r["status"] in (CorpusStatus.ERROR, CorpusStatus.WRONG):
                 what = r.get("detail") or f"max abs error beyond {r.get('tolerance')}"
                 key = (source, kernel, r["route"], r.get("whose", "—"), what)
+                problems.setdefault(key, []).append(release)
+            elif r["status"] == CorpusStatus.WORKS and not works(r, check):
+                lowered = r["lowered"]
+                what = f"compiling for {lowered['for']}: {lowered.get('detail', '')}"
+                key = (source, kernel, r["route"], lowered.get("whose", "—"), what)
                 problems.setdefault(key, []).append(release)
     return row
 
@@ -347,6 +381,7 @@ def corpus(results: dict[str, dict[str, Any]], kind: Corpus | None = None) -> Se
     found, release_of = cases(results, kind)
     rows: list[list[Cell]] = []
     dropped: list[list[Cell]] = []
+    own: list[list[Cell]] = []
     problems: Problems = {}
     for (source, kernel), by_release in sorted(
         found.items(), key=lambda kv: (Version(release_of[kv[0][0]]), kv[0][0], kv[0][1])
@@ -358,6 +393,10 @@ def corpus(results: dict[str, dict[str, Any]], kind: Corpus | None = None) -> Se
             info = Cell(f"{check['status']} on JAX {home}: {reason}", "info")
             dropped.append([Cell(source), Cell(kernel), info])
             continue
+        if check is not None and not lowers(check):
+            lowered = check["lowered"]
+            reason = f"does not compile for {lowered['for']}: {lowered.get('detail', '')}"
+            own.append([Cell(source), Cell(kernel), Cell(reason, "info")])
         rows.append(case_row(source, kernel, by_release, check, home, releases, problems))
     matrix = Table(
         [kind.source_heading, "kernel", *releases],
@@ -369,12 +408,22 @@ def corpus(results: dict[str, dict[str, Any]], kind: Corpus | None = None) -> Se
         Table(
             ["route", *releases],
             counts(results, releases, native, kind),
-            "validated cases that work, per release they ran on",
+            "validated cases that work (in the interpreter, and compiled for their GPU or TPU), per "
+            "release they ran on",
         ),
         *doctor_tables(results, releases, native, kind),
     ]
     if problems:
         tables.append(problem_table(problems, kind.source_heading))
+    if own:
+        tables.append(
+            Table(
+                [kind.source_heading, "kernel", "on its own release"],
+                own,
+                caption="right in the interpreter on their own release, but not compiled there "
+                "either: the kernel's own, so the routes are counted on the interpreter alone",
+            )
+        )
     if dropped:
         tables.append(
             Table(
@@ -405,7 +454,8 @@ OPS = Corpus(
     "under interpret mode on a CPU (GPU kernels with `interpret=True`; TPU kernels with "
     "their own `interpret=` or inside `pltpu.force_tpu_interpret_mode()`, which "
     "pallas-compat back-fills before JAX 0.7.0: the TPU simulator where the release has "
-    "one, else the HLO interpreter): `python -m kernels.corpus`, `nox -s corpus`.",
+    "one, else the HLO interpreter), and lowered with `interpret` off for the hardware of "
+    "their folder (`gpu/`: CUDA, `tpu/`: TPU): `python -m kernels.corpus`, `nox -s corpus`.",
     ops_source,
     "from JAX",
     "release",
@@ -418,7 +468,8 @@ THIRDPARTY = Corpus(
     "admits), validated there natively and run on every newer release by each route, against "
     "NumPy float64 or exact integers (`kernels/thirdparty/_cases.py`): `python -m "
     "kernels.thirdparty`, `nox -s thirdparty`. GPU-style kernels run with `interpret=True`, "
-    "TPU-style ones in the TPU interpreter, as for JAX's ops. Each case also runs unchanged "
+    "TPU-style ones in the TPU interpreter, as for JAX's ops, and each is lowered for the "
+    "hardware its authors wrote it for with `interpret` off. Each case also runs unchanged "
     "on every newer release, to check `pallas-compat doctor` against it: what doctor says "
     "breaks there must have run when the plain run failed, and nothing it flags may have run "
     "when the plain run worked.",

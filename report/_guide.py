@@ -45,6 +45,7 @@ from pallas_compat.rules import (
     rule_for_form,
 )
 from report import _changes
+from report._corpus import works
 from report._load import Snapshot
 from report._surface import ABSENT, DEPRECATED, PRESENT, RUNS, Surface
 
@@ -526,6 +527,11 @@ def corpus(
     """Kernels written for JAX A (its own ops, or libraries' kernels) run on B: one line per
     route, failures named."""
     records = [r for r in (results.get(new) or {}).get("results", []) if r["from"] == old]
+    home = {
+        (r.get("library"), r["kernel"]): r
+        for r in (results.get(old) or {}).get("results", [])
+        if r["route"] == "native" and r["from"] == old
+    }
     changes = []
     for route in ("patch", "shim", "migrate"):
         mine = [
@@ -533,9 +539,16 @@ def corpus(
         ]
         if not mine:
             continue
-        bad = sorted({r["kernel"] for r in mine if r["status"] != CorpusStatus.WORKS})
-        works = len(mine) - sum(1 for r in mine if r["status"] != CorpusStatus.WORKS)
-        what = f"JAX {old}'s {whose} kernels via {route}: {works} of {len(mine)} work"
+        bad = sorted(
+            {r["kernel"] for r in mine if not works(r, home.get((r.get("library"), r["kernel"])))}
+        )
+        ok = len(mine) - sum(
+            1 for r in mine if not works(r, home.get((r.get("library"), r["kernel"])))
+        )
+        what = (
+            f"JAX {old}'s {whose} kernels via {route}: {ok} of {len(mine)} work "
+            "(in the interpreter and compiled for their GPU or TPU)"
+        )
         if bad:
             what += f"; not: {', '.join(bad)}"
         subject = f"{whose.removeprefix('own ')} kernels ({route})"

@@ -54,8 +54,12 @@ def test_routes_by_release_and_the_old_codes_own_dependency(tmp_path: Path) -> N
             assert by[("0.0.1", kernel, route)]["status"] == "works", by[("0.0.1", kernel, route)]
         assert by[("99.0", kernel, "shim")]["status"] == "works"
         assert ("99.0", kernel, "patch") not in by
+        for record in results:  # and each, interpret off, lowered for CUDA through Triton
+            if record["kernel"] == kernel:
+                assert record["lowered"] == {"by": "Triton", "for": "GPU", "status": "lowers"}
     norm = by[("0.0.1", "layer norm", "patch")]
     assert norm["status"] == "dependency" and "jax._src.no_such_module_anywhere" in norm["detail"]
+    assert "lowered" not in norm  # the kernel's own dependency: nothing to lower
 
 
 def test_the_report_section_counts_only_validated_cases() -> None:
@@ -97,6 +101,42 @@ def test_the_report_section_counts_only_validated_cases() -> None:
         "softmax",
         "wrong on JAX 2.0: max abs error beyond rtol=0 atol=1e-05",
     ]
+
+
+def test_a_route_works_only_where_it_also_compiles() -> None:
+    """``a`` lowers natively, so its shim route's failed lowering is counted against the
+    route and listed; ``b`` does not lower on its own release either, so its routes are
+    counted on the interpreter alone, and the table says why."""
+    lowers = {"for": "GPU", "status": "lowers", "by": "Triton"}
+    fails = {"for": "GPU", "status": "fails", "detail": "NotImplementedError: dus"}
+
+    def record(kernel: str, route: str, lowered: dict[str, str]) -> dict[str, object]:
+        return {"from": "1.0", "kernel": kernel, "route": route, "status": "works",
+                "lowered": lowered}  # fmt: skip
+
+    results = {
+        "1.0": {"jax": "1.0", "results": [record("a", "native", lowers),
+                                          record("b", "native", fails)]},
+        "2.0": {"jax": "2.0", "results": [record("a", "patch", lowers), record("a", "shim", fails),
+                                          record("b", "patch", fails)]},
+    }  # fmt: skip
+    section = corpus(results)
+    counts, problems, own = section.tables
+    (matrix,) = section.folds[0].tables
+    assert [[c.text for c in row] for row in matrix.rows] == [
+        ["1.0", "a", "native ✓/✓", "P✓/✓ S✓/✗"],
+        ["1.0", "b", "native ✓/✗", "P✓/✗"],
+    ]
+    assert matrix.rows[0][3].tone == "bad" and matrix.rows[1][3].tone == "good"
+    by_route = {row[0].text: [c.text for c in row[1:]] for row in counts.rows}
+    assert by_route["patch() on older kernels"] == ["—", "2/2"]
+    assert by_route["shim imports on older kernels"] == ["—", "0/1"]
+    assert [c.text for c in problems.rows[0]][:6] == [
+        "1.0", "a", "shim", "—", "2.0", "compiling for GPU: NotImplementedError: dus"
+    ]  # fmt: skip
+    assert [c.text for c in own.rows[0]] == [
+        "1.0", "b", "does not compile for GPU: NotImplementedError: dus"
+    ]  # fmt: skip
 
 
 def test_the_report_checks_doctor_on_validated_cases_only() -> None:

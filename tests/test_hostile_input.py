@@ -25,6 +25,7 @@ import pytest
 
 import kernels._cli
 import pallas_compat._atomic
+from common import CORPUS_SCHEMA
 from kernels._cli import split_modes
 from pallas_compat._cli import main as compat_main
 from probes import SCHEMA
@@ -563,9 +564,7 @@ def test_report_refuses_malformed_corpus_results(tmp_path: Path) -> None:
     corpus.mkdir()
     bad = corpus / "jax-0.6.2.json"
     bad.write_text(
-        json.dumps(
-            {"schema": "pallas-compat/corpus/1", "jax": "0.6.2", "results": [{"from": "0.4.30"}]}
-        )
+        json.dumps({"schema": CORPUS_SCHEMA, "jax": "0.6.2", "results": [{"from": "0.4.30"}]})
     )
     out = tmp_path / "out"
     out.mkdir()

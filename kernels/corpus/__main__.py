@@ -6,7 +6,8 @@ when X is Y (the validation: the report drops a case that is wrong on its own re
 through ``patch``, ``shim`` and ``migrate`` when X is older, and through the shim's imports
 when X is newer (new kernels on old JAX, where the features exist). One JSON record per
 X x case x route, with the verdict against float64 at the case's tolerance and, for an error, its first line and
-whose it is (the shim's, JAX's, or the old code's). Exit status 0 unless the input is bad (2).
+whose it is (the shim's, JAX's, or the old code's). ``--mode gpu`` compiles and runs the GPU cases on this machine's GPU instead (the precision
+and the device recorded). Exit status 0 unless the input is bad (2).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from packaging.version import InvalidVersion, Version
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
 from kernels import _compiled, _lowered
 from kernels._progress import Progress
-from kernels.corpus import SCHEMA, _memo
+from kernels.corpus import SCHEMA, _memo, _mode
 from kernels.corpus._bytecode import compiled_once
 from kernels.corpus._cases import CorpusCase, cases
 from kernels.corpus._package import Tree
@@ -31,13 +32,19 @@ from kernels.corpus._user_code import copies_are_user_code
 
 
 def one(
-    case: CorpusCase, release: str, route: str, target: str, ops: Path, work: Path
+    case: CorpusCase,
+    release: str,
+    route: str,
+    target: str,
+    ops: Path,
+    work: Path,
+    mode: str = "interpret",
 ) -> dict[str, Any]:
     tag = f"corpus_{release.replace('.', '_')}_{Path(case.file).stem}_{route}"
     tree = Tree(ops / release, written_for=release)
     verdict = timed(
         lambda: attempt(
-            case, route, lambda: load(tree, case.file, route, target, work, tag), tag, work
+            case, route, lambda: load(tree, case.file, route, target, work, tag), tag, work, mode
         )
     )
     return {"from": release, "kernel": case.name, "route": route, **verdict}
@@ -64,12 +71,14 @@ def _main(argv: Sequence[str]) -> int:
     _memo.add_option(parser)
     _compiled.add_option(parser)
     _lowered.add_option(parser)
+    _mode.add_option(parser)
     parser.add_argument(
         "--timings",
         type=Path,
         help="write how long each case took and its max abs error here (kept out of the results)",
     )
     args = parser.parse_args(argv)
+    header = _mode.configure(args)
     _memo.configure(args)
     _compiled.configure(args)
     _lowered.configure(args)
@@ -98,7 +107,11 @@ def _main(argv: Sequence[str]) -> int:
         else:  # the other direction: newer kernels on this older JAX, through the shim
             routes = ("shim",)
         chosen = [
-            c for c in cases() if args.only in c.name and (args.ops / release / c.file).is_file()
+            c
+            for c in cases()
+            if args.only in c.name
+            and (args.ops / release / c.file).is_file()
+            and _mode.wanted(c.hardware, args.mode)
         ]
         plan += [(release, case, route) for case in chosen for route in routes]
     records = []
@@ -109,14 +122,18 @@ def _main(argv: Sequence[str]) -> int:
         compiled_once(Path(work)),
     ):
         for release, case, route in plan:
-            record = one(case, release, route, target, args.ops, Path(work))
+            record = one(case, release, route, target, args.ops, Path(work), args.mode)
             records.append(record)
             progress.record(
                 record["status"], f"{release:>9} {route:7} {record['status']:11} {case.name}"
             )
     seconds, measured = side_file(records, "from", "kernel", "route")
     text = (
-        json.dumps({"schema": SCHEMA, "jax": target, "results": records}, indent=1, sort_keys=True)
+        json.dumps(
+            {"schema": SCHEMA, "jax": target, **header, "results": records},
+            indent=1,
+            sort_keys=True,
+        )
         + "\n"
     )
     if args.out is None:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from kernels.corpus._compiles import compiling
 from kernels.corpus._references import (
     attention64,
     grouped_attention64,
@@ -36,14 +37,27 @@ class CorpusCase:
     run: Callable[[ModuleType], Any]
     reference: Callable[[], np.ndarray]
     atol: float
+    #: NumPy work on what ``run`` returned, outside ``jax.jit``.
+    finish: Callable[[np.ndarray], np.ndarray] = np.asarray
+    #: The matmul precision the tolerance assumes: float32 products, which a GPU's Triton
+    #: (TF32 by default) and a TPU (bfloat16 passes by default) give only at "highest".
+    precision: str = "highest"
+
+    @property
+    def hardware(self) -> str:
+        """GPU or TPU: where JAX ships the file (``gpu/``, ``tpu/``)."""
+        return "GPU" if self.file.startswith("gpu/") else "TPU"
 
 
 def on_cpu(entry: Callable[..., Any]) -> tuple[dict[str, Any], AbstractContextManager[Any]]:
     """How to run a TPU kernel's entry point on a CPU: ``interpret=True`` where it takes one,
     else inside ``pltpu.force_tpu_interpret_mode()`` (JAX's from 0.7.0, the shim's before:
-    the kernel's file is run unchanged either way)."""
+    the kernel's file is run unchanged either way). Neither while the call is lowered for a
+    TPU."""
     from pallas_compat import pltpu
 
+    if compiling():  # lowered for a TPU: the call as a TPU user makes it
+        return {}, nullcontext()
     if "interpret" in inspect.signature(entry).parameters:
         return {"interpret": True}, nullcontext()
     return {}, pltpu.force_tpu_interpret_mode()

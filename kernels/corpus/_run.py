@@ -7,6 +7,7 @@ kernels.thirdparty``): the records have one shape, so the report reads both the 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import re
@@ -21,8 +22,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from common import CorpusStatus, normalize, quiet_callback_logs, reset_simulator
+from common import CorpusStatus, LoweringStatus, normalize, quiet_callback_logs, reset_simulator
 from kernels._measured import MEASURED, stated
+from kernels.corpus._compiles import compiled_per_chip, lowering
+from kernels.corpus._mode import compiled_on_gpu
 from kernels.corpus._package import Tree, build, forget, prng_registry
 
 ROUTES = ("patch", "shim", "migrate")
@@ -40,6 +43,22 @@ class Check(Protocol):
 
     @property
     def atol(self) -> float: ...
+
+    @property
+    def finish(self) -> Callable[[np.ndarray], np.ndarray]:
+        """NumPy work on what ``run`` returned, outside ``jax.jit`` (``run`` is traced there
+        for the lowering verdict)."""
+        ...
+
+    @property
+    def hardware(self) -> str:
+        """``GPU`` or ``TPU``: what the kernel was written for, and so is lowered for."""
+        ...
+
+    @property
+    def precision(self) -> str:
+        """The matmul precision the tolerance assumes (``jax.default_matmul_precision``)."""
+        ...
 
 
 class Dependency(Exception):
@@ -164,7 +183,7 @@ def first_line(exc: BaseException, work: Path) -> str:
 
 
 def compare(check: Check, module: ModuleType) -> dict[str, Any]:
-    out = np.asarray(check.run(module), dtype=np.float64)
+    out = np.asarray(check.finish(np.asarray(check.run(module))), dtype=np.float64)
     expected = check.reference()
     if out.shape != expected.shape:
         return {
@@ -175,6 +194,7 @@ def compare(check: Check, module: ModuleType) -> dict[str, Any]:
     return {
         "status": CorpusStatus.WORKS if err <= check.atol else CorpusStatus.WRONG,
         "tolerance": stated(0.0, check.atol),
+        "precision": check.precision,
         MEASURED: err,
     }
 
@@ -198,19 +218,35 @@ def side_file(records: list[dict[str, Any]], *fields: str) -> tuple[dict, dict]:
     return seconds, measured
 
 
+def describe(exc: BaseException, work: Path) -> dict[str, str]:
+    """An error's first line and whose it is."""
+    return {"detail": first_line(exc, work), "whose": whose(exc, work)}
+
+
 def attempt(
-    check: Check, route: str, loader: Callable[[], ModuleType], tag: str, work: Path
+    check: Check,
+    route: str,
+    loader: Callable[[], ModuleType],
+    tag: str,
+    work: Path,
+    mode: str = "interpret",
 ) -> dict[str, Any]:
-    """The verdict of one case by one route: ``status`` and, where it did not work, why."""
+    """The verdict of one case by one route: ``status`` and, where it did not work, why; and
+    ``lowered``, the same call lowered for the kernel's hardware with ``interpret`` off
+    (``kernels/corpus/_compiles.py``). The kernel's own dependencies get neither. In the
+    ``gpu`` mode the call is compiled and run on the GPU instead, with no lowering verdict."""
     import pallas_compat
 
     prngs = set(prng_registry())
     if route == "patch":
         pallas_compat.patch()
+    module = None
+    where = compiled_on_gpu(check.precision) if mode == "gpu" else contextlib.nullcontext()
     try:
-        with warnings.catch_warnings(), quiet_callback_logs():
+        with warnings.catch_warnings(), quiet_callback_logs(), where:
             warnings.simplefilter("ignore")
-            return compare(check, loader())
+            module = loader()
+            verdict = compare(check, module)
     except Dependency as exc:
         return {"status": CorpusStatus.DEPENDENCY, "detail": exc.detail}
     except Exception as exc:
@@ -218,11 +254,19 @@ def attempt(
             detail = f"the kernel's own JAX dependency: {first_line(exc, work)}"
             return {"status": CorpusStatus.DEPENDENCY, "detail": detail}
         reset_simulator()
-        return {
-            "status": CorpusStatus.ERROR,
-            "detail": first_line(exc, work),
-            "whose": whose(exc, work),
-        }
+        verdict = {"status": CorpusStatus.ERROR, **describe(exc, work)}
+    try:
+        if mode == "gpu":
+            return verdict
+        if module is None:  # it did not load: nor can it lower
+            failed = {k: v for k, v in verdict.items() if k in ("detail", "whose")}
+            lowered = {"for": check.hardware, "status": LoweringStatus.FAILS, **failed}
+        else:
+            lowered = lowering(check.run, module, check.hardware, lambda e: describe(e, work))
+        if mode == "tpu_compile" and module is not None:
+            chips = compiled_per_chip(check.run, module, lambda e: describe(e, work))
+            return {**verdict, "lowered": lowered, "compiled": chips}
+        return {**verdict, "lowered": lowered}
     finally:
         pallas_compat.unpatch()
         forget(tag, prngs)

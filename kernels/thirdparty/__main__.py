@@ -7,7 +7,8 @@ release (the validation: the report drops a case that is wrong there), else nati
 through ``patch``, ``shim`` and ``migrate``. Each plain run also checks ``doctor``: what it
 says breaks here must be what ran when the run failed, and nothing that ran when it worked. The libraries come unpacked from the cache
 (``scripts/fetch_libraries.py``). One JSON record per library x case x route, as the ops
-corpus writes them. Exit status 0 unless the input is bad (2).
+corpus writes them. ``--mode gpu`` compiles and runs the GPU cases on this machine's GPU
+instead (the precision and the device recorded). Exit status 0 unless the input is bad (2).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from packaging.version import Version
 from common import Parser, UsageError, run_cli, unwritable, write_or_keep, write_side_file
 from kernels import _compiled, _lowered
 from kernels._progress import Progress
-from kernels.corpus import _memo
+from kernels.corpus import _memo, _mode
 from kernels.corpus._bytecode import compiled_once
 from kernels.corpus._doctor_check import breaking_uses_run
 from kernels.corpus._doctor_check import verdict as doctor_verdict
@@ -45,7 +46,12 @@ def tree(case: ThirdPartyCase, libraries: Path) -> Tree:
 
 
 def one(
-    case: ThirdPartyCase, route: str, target: str, libraries: Path, work: Path
+    case: ThirdPartyCase,
+    route: str,
+    target: str,
+    libraries: Path,
+    work: Path,
+    mode: str = "interpret",
 ) -> dict[str, Any]:
     lib = case.library
     tag = f"thirdparty_{lib.package}_{Path(case.file).stem}_{route}"
@@ -53,10 +59,10 @@ def one(
 
     def run() -> dict[str, Any]:
         return attempt(
-            case, route, lambda: load(source, case.file, route, target, work, tag), tag, work
+            case, route, lambda: load(source, case.file, route, target, work, tag), tag, work, mode
         )
 
-    if route == "native":  # the plain run also checks what doctor says of the files
+    if route == "native" and mode == "interpret":  # the plain run also checks doctor
         with lines_run(work / tag) as ran:
             verdict = timed(run)
         verdict |= doctor_verdict(verdict, breaking_uses_run(work / tag, ran, target))
@@ -99,12 +105,14 @@ def _main(argv: Sequence[str]) -> int:
     _memo.add_option(parser)
     _compiled.add_option(parser)
     _lowered.add_option(parser)
+    _mode.add_option(parser)
     parser.add_argument(
         "--timings",
         type=Path,
         help="write how long each case took and its max abs error here (kept out of the results)",
     )
     args = parser.parse_args(argv)
+    header = _mode.configure(args)
     _memo.configure(args)
     _compiled.configure(args)
     _lowered.configure(args)
@@ -122,7 +130,11 @@ def _main(argv: Sequence[str]) -> int:
         if problem is not None:
             raise UsageError(f"{option} {path}: {problem}")
     libraries = args.cache / "libraries"
-    chosen = [c for c in cases() if args.only in f"{c.library.name} {c.name}"]
+    chosen = [
+        c
+        for c in cases()
+        if args.only in f"{c.library.name} {c.name}" and _mode.wanted(c.hardware, args.mode)
+    ]
     missing = sorted({c.library.label for c in chosen if not tree(c, libraries).base.is_dir()})
     if missing:
         raise UsageError(
@@ -145,13 +157,13 @@ def _main(argv: Sequence[str]) -> int:
         compiled_once(Path(work)),
     ):
         for case, route in plan:
-            record = one(case, route, target, libraries, Path(work))
+            record = one(case, route, target, libraries, Path(work), args.mode)
             records.append(record)
             line = f"{case.library.label:>22} {route:7} {record['status']:11} {case.name}"
             progress.record(record["status"], line)
     seconds, measured = side_file(records, "library", "version", "kernel", "route")
     text = json.dumps(
-        {"schema": SCHEMA, "jax": target, "results": records}, indent=1, sort_keys=True
+        {"schema": SCHEMA, "jax": target, **header, "results": records}, indent=1, sort_keys=True
     )
     if args.out is None:
         sys.stdout.write(text + "\n")

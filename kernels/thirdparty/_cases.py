@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from kernels.corpus._compiles import compiling
 from kernels.corpus._references import attention64, grouped_attention64, softmax64, unpage
 from kernels.thirdparty._libraries import BY_NAME, Library
 
@@ -33,6 +34,13 @@ class ThirdPartyCase:
     run: Callable[[ModuleType], Any]
     reference: Callable[[], np.ndarray]
     atol: float
+    #: GPU or TPU: what the kernel was written for (a Triton kernel, or Mosaic's).
+    hardware: str
+    #: NumPy work on what ``run`` returned, outside ``jax.jit``.
+    finish: Callable[[np.ndarray], np.ndarray] = np.asarray
+    #: The matmul precision the tolerance assumes: float32 products, which a GPU's Triton
+    #: (TF32 by default) and a TPU (bfloat16 passes by default) give only at "highest".
+    precision: str = "highest"
 
 
 def rng(name: str) -> np.random.Generator:
@@ -45,6 +53,9 @@ def tpu_interpreter() -> Iterator[None]:
     TPU interpreter), else in the HLO interpreter: JAX's own from 0.7.0, the shim's before."""
     from pallas_compat import pltpu
 
+    if compiling():  # lowered for a TPU: no interpreter
+        yield
+        return
     with pltpu.force_tpu_interpret_mode():
         yield
 
@@ -55,6 +66,9 @@ def hlo_interpreter() -> Iterator[None]:
     release: for TPU kernels that use what the TPU simulator does not run."""
     from pallas_compat._interpret import force_tpu_interpret_mode
 
+    if compiling():
+        yield
+        return
     with force_tpu_interpret_mode(True):
         yield
 
@@ -96,6 +110,7 @@ def fjformer_softmax(row: int) -> ThirdPartyCase:
         lambda m: m.softmax(*arrays(x), interpret=True),
         lambda: softmax64(x.astype(np.float64)),
         1e-6,
+        hardware="GPU",
     )
 
 
@@ -116,6 +131,7 @@ def fjformer_rms_norm() -> ThirdPartyCase:
         lambda m: m.rms_norm(*arrays(x, w, b), interpret=True),
         lambda: norm64(x, w, b, centred=False),
         1e-5,
+        hardware="GPU",
     )
 
 
@@ -135,6 +151,7 @@ def fjformer_rms_norm_grad() -> ThirdPartyCase:
         run,
         lambda: rms_norm_grad64(x, w),
         1e-4,
+        hardware="GPU",
     )
 
 
@@ -150,6 +167,7 @@ def fjformer_layer_norm(features: int = 100) -> ThirdPartyCase:
         lambda m: m.layer_norm(*arrays(x, w, b), interpret=True),
         lambda: norm64(x, w, b, centred=True),
         1e-5,
+        hardware="GPU",
     )
 
 
@@ -181,6 +199,7 @@ def fjformer_mha(grad: bool, seq: int = 128) -> ThirdPartyCase:
         run,
         reference,
         2e-4 if grad else 2e-5,
+        hardware="GPU",
     )
 
 
@@ -201,6 +220,7 @@ def fjformer_biased_attention() -> ThirdPartyCase:
         lambda m: m.flash_attention(*arrays(q, k, v, bias), sm_scale=1.0, interpret=True),
         reference,
         2e-5,
+        hardware="GPU",
     )
 
 
@@ -223,6 +243,7 @@ def fjformer_tpu_flash() -> ThirdPartyCase:
         run,
         reference,
         5e-5,
+        hardware="TPU",
     )
 
 
@@ -257,6 +278,7 @@ def fjformer_tpu_paged() -> ThirdPartyCase:
         run,
         paged_reference("fjformer-paged"),
         2e-5,
+        hardware="TPU",
     )
 
 
@@ -265,18 +287,39 @@ def fjformer_tpu_paged() -> ThirdPartyCase:
 RINGATTENTION = BY_NAME["ringattention"]
 
 
-def on_one_device_ring(fn: Callable[..., Any], *args: Any) -> Any:
-    """``fn`` inside ``shard_map`` over a ring of one device (axis ``"sp"``), as ring
-    attention is called: the collectives it makes (``ppermute``, ``psum``) then keep the data
-    where it is."""
+@contextlib.contextmanager
+def one_device_ring() -> Iterator[Any]:
+    """The mesh of a ring of one device (axis ``"sp"``) that ring attention runs over. While
+    the case is lowered for a TPU on an abstract device (``pallas_compat.lower``'s), the ring
+    is that abstract TPU, in context for the whole call, so that every mesh JAX sees agrees."""
     import jax
     import numpy as np_
-    from jax.sharding import Mesh, PartitionSpec
+    from jax.sharding import Mesh
+
+    from kernels.corpus._compiles import PLATFORMS
+    from pallas_compat._lower import target_device
+
+    if compiling():
+        with target_device(*PLATFORMS["TPU"]):
+            context = getattr(jax.sharding, "get_abstract_mesh", lambda: None)()
+            if context is not None and not getattr(context, "empty", True):
+                auto = (jax.sharding.AxisType.Auto,)  # as a concrete Mesh's default axis
+                ring = context.update(axis_names=("sp",), axis_types=auto)
+                with jax.sharding.use_abstract_mesh(ring):
+                    yield ring
+                return
+    yield Mesh(np_.array(jax.devices()[:1]), ("sp",))
+
+
+def on_one_device_ring(fn: Callable[..., Any], mesh: Any, *args: Any) -> Any:
+    """``fn`` inside ``shard_map`` over ``mesh``, as ring attention is called: the
+    collectives it makes (``ppermute``, ``psum``) then keep the data where it is."""
+    import jax
+    from jax.sharding import PartitionSpec
 
     shard_map = getattr(jax, "shard_map", None)
     if shard_map is None:
         from jax.experimental.shard_map import shard_map
-    mesh = Mesh(np_.array(jax.devices()[:1]), ("sp",))
     spec = PartitionSpec(None, "sp", None, None)
     # pallas_call has no replication rule: the check is off (its keyword changed in 0.7)
     takes = inspect.signature(shard_map).parameters
@@ -298,11 +341,11 @@ def ring_attention(grad: bool, causal: bool) -> ThirdPartyCase:
             return m.ring_flash_attention_tpu(q, k, v, None, None, None, "sp", True, chunks)
 
         qj, kj, vj = arrays(q, k, v)
-        with tpu_interpreter():
+        with one_device_ring() as mesh, tpu_interpreter():
             if grad:
-                total = lambda q: on_one_device_ring(attend, q, kj, vj).sum()  # noqa: E731
+                total = lambda q: on_one_device_ring(attend, mesh, q, kj, vj).sum()  # noqa: E731
                 return jax.grad(total)(qj)
-            return on_one_device_ring(attend, qj, kj, vj)
+            return on_one_device_ring(attend, mesh, qj, kj, vj)
 
     def reference() -> np.ndarray:
         scale = q.shape[-1] ** -0.5
@@ -316,6 +359,7 @@ def ring_attention(grad: bool, causal: bool) -> ThirdPartyCase:
         run,
         reference,
         2e-4 if grad else 5e-5,
+        hardware="TPU",
     )
 
 
@@ -357,6 +401,7 @@ def flash_attn2(grad: bool = False, bias: bool = True, seq: int = 128) -> ThirdP
         run,
         reference,
         2e-4 if grad else 2e-5,
+        hardware="GPU",
     )
 
 
@@ -383,8 +428,7 @@ def jaxite_polymul(degree: int = 256) -> ThirdPartyCase:
 
     def run(m: ModuleType) -> Any:
         with tpu_interpreter():
-            out = m._vector_matrix_polymul(*arrays(vec.astype(np.int32), mat.astype(np.int32)))
-        return np.asarray(out).astype(np.uint64)
+            return m._vector_matrix_polymul(*arrays(vec.astype(np.int32), mat.astype(np.int32)))
 
     def reference() -> np.ndarray:
         out = np.zeros((3, degree), np.uint64)
@@ -400,6 +444,8 @@ def jaxite_polymul(degree: int = 256) -> ThirdPartyCase:
         run,
         reference,
         0.0,
+        hardware="TPU",
+        finish=lambda out: out.astype(np.uint64),
     )
 
 
@@ -411,8 +457,7 @@ def jaxite_i32_matmul() -> ThirdPartyCase:
 
     def run(m: ModuleType) -> Any:
         with tpu_interpreter():
-            out = m.i32_matmul(*arrays(lhs.astype(np.int32), rhs.astype(np.int32)))
-        return np.asarray(out).astype(np.uint64)
+            return m.i32_matmul(*arrays(lhs.astype(np.int32), rhs.astype(np.int32)))
 
     def reference() -> np.ndarray:
         exact = lhs.astype(object) @ rhs.astype(object)
@@ -425,6 +470,8 @@ def jaxite_i32_matmul() -> ThirdPartyCase:
         run,
         reference,
         0.0,
+        hardware="TPU",
+        finish=lambda out: out.astype(np.uint64),
     )
 
 
@@ -449,6 +496,7 @@ def jaxite_toeplitz() -> ThirdPartyCase:
         run,
         reference,
         0.0,
+        hardware="TPU",
     )
 
 
@@ -481,6 +529,7 @@ def easydel_rms_norm(grad: bool) -> ThirdPartyCase:
         run,
         reference,
         1e-4 if grad else 1e-5,
+        hardware="GPU",
     )
 
 
@@ -510,6 +559,7 @@ def easydel_flash_attention() -> ThirdPartyCase:
         lambda m: m.flash_attention2(*arrays(q, k, v), softmax_scale=1.0, interpret=True),
         reference,
         2e-5,
+        hardware="GPU",
     )
 
 
@@ -540,6 +590,7 @@ def easydel_ragged_mqa() -> ThirdPartyCase:
         run,
         reference,
         2e-5,
+        hardware="TPU",
     )
 
 
@@ -552,12 +603,16 @@ def matmul_inputs(name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def easydel_tpu_matmul() -> ThirdPartyCase:
-    """``pl.pallas_call(f=...)``, dict ``compiler_params``, scratch in the grid spec."""
-    a, b = matmul_inputs("easydel-tpu-matmul")
+    """``pl.pallas_call(f=...)``, dict ``compiler_params``, scratch in the grid spec. Blocks
+    of 64 x 128 x 128, a 2 x 2 x 2 grid: a TPU block's last two dimensions are multiples of
+    8 and 128 (Mosaic refuses 32 x 32)."""
+    r = rng("easydel-tpu-matmul-128")
+    a = r.standard_normal((128, 256)).astype(np.float32)
+    b = r.standard_normal((256, 256)).astype(np.float32)
 
     def run(m: ModuleType) -> Any:
         with tpu_interpreter():
-            return m.matmul(*arrays(a, b), 32, 32, 32)
+            return m.matmul(*arrays(a, b), 64, 128, 128)
 
     return ThirdPartyCase(
         EASYDEL,
@@ -566,6 +621,7 @@ def easydel_tpu_matmul() -> ThirdPartyCase:
         run,
         lambda: a.astype(np.float64) @ b,
         1e-4,
+        hardware="TPU",
     )
 
 
@@ -584,6 +640,7 @@ def easydel_gpu_matmul() -> ThirdPartyCase:
         run,
         lambda: a.astype(np.float64) @ b,
         1e-4,
+        hardware="GPU",
     )
 
 
@@ -602,6 +659,7 @@ def easydel_paged() -> ThirdPartyCase:
         run,
         paged_reference("easydel-paged"),
         2e-5,
+        hardware="TPU",
     )
 
 
@@ -651,8 +709,7 @@ def recurrentgemma_lru(
         with hlo_interpreter():
             if grad:
                 return jax.grad(lambda x: m.lru_pallas_scan(x, aj, hj)[0].sum())(xj)
-            y = m.lru_pallas_scan(xj, aj, hj, reverse=reverse)[0]
-        return np.stack([np.real(y), np.imag(y)]) if complex_values else y
+            return m.lru_pallas_scan(xj, aj, hj, reverse=reverse)[0]
 
     def reference() -> np.ndarray:
         if grad:  # d sum(h) / d x_t = 1 + a_(t+1) + a_(t+1) a_(t+2) + ...
@@ -668,6 +725,8 @@ def recurrentgemma_lru(
         run,
         reference,
         1e-4,
+        hardware="TPU",
+        finish=(lambda y: np.stack([y.real, y.imag])) if complex_values else np.asarray,
     )
 
 
@@ -737,6 +796,7 @@ def aqt_matmul(quantize_rhs: bool) -> ThirdPartyCase:
         run,
         reference,
         1e-3,
+        hardware="TPU",
     )
 
 

@@ -5,7 +5,8 @@ A rule module defines ``RULE`` and any of these hooks, which the two dispatchers
 (``_source.UseFinder``, ``_migrate.Migrator``) call in the order of ``MODULES``:
 
 - finding: ``find_module``, ``find_import``, ``find_name`` (the first that answers wins),
-  ``find_class``, ``find_subscript``, ``find_call``, ``enter_function``/``leave_function``;
+  ``find_class``, ``find_subscript``, ``find_call``, ``find_assign``,
+  ``enter_function``/``leave_function``;
 - rewriting: ``prepare``, ``before``/``after`` (whole-module passes), ``rewrite_import``,
   ``rewrite_import_from``, ``rewrite_attribute`` (the first that answers wins),
   ``rewrite_call`` (a ``FINAL`` rule's answer ends the call's rewriting), ``rewrite_expr``,
@@ -79,6 +80,7 @@ FINDING_HOOKS = (
     "find_class",
     "find_subscript",
     "find_call",
+    "find_assign",
     "enter_function",
     "leave_function",
 )

@@ -5,6 +5,12 @@ the only form of JAX 0.4.30 and 0.4.31, refused from 0.6.1; the params dataclass
 takes (``cost_estimate`` moves to ``pallas_call``, a key no release knew that the dict era
 ignored is dropped with a note) and ``Params(**fields)`` for fields held in a variable; the
 shim converts dicts at run time. Doctor also names keys no release's params know.
+
+A dict of that shape built apart and bound to a name (``params = dict(triton=dict(
+num_warps=4))`` in a helper that returns it, as easydel's GPU matmul does) is found and
+rewritten where it is made: one backend key, and every field one of that backend's params
+in some release, which nothing but compiler params looks like. Left as a dict, it reaches a
+release that refuses it, or lowers with an unhashable parameter on a GPU.
 """
 
 from __future__ import annotations
@@ -154,3 +160,41 @@ def params_at_run_time(
         return None
     func = attr(f"{m.alias_for(new.module)}.{new.attr}")
     return cst.Call(func, [cst.Arg(inner, star="**")]), None
+
+
+def standalone(value: cst.BaseExpression) -> tuple[str, Entries] | None:
+    """``dict(triton=dict(num_warps=4))`` / ``{"mosaic": {...}}`` outside a call: (backend,
+    fields) where the shape is unmistakably compiler params, else None."""
+    outer = dict_entries(value)
+    if not outer or len(outer) != 1:
+        return None
+    key, inner = outer[0]
+    backend, fields = backend_of(key), dict_entries(inner)
+    if backend is None or not backend.dict_fields or not fields:
+        return None
+    known = PARAM_FIELDS.get(backend.key, {})
+    return (backend.key, fields) if all(name in known for name, _ in fields) else None
+
+
+def find_assign(f: Any, node: cst.Assign) -> Iterator[Use]:
+    found = standalone(node.value)
+    if found is None:
+        return
+    use = form_use(f, node.value, DICT_PARAMS)
+    label, hint = dict_params_form(found[0])
+    yield Use(use.path, use.line, use.column, label, use.releases, hint)
+
+
+def rewrite_assign(m: Any, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+    if m.form_works(DICT_PARAMS):
+        return updated
+    found = standalone(original.value)
+    made = None if found is None else params_call(m, found, has_cost=False)
+    if made is None or made[1] is not None:
+        if found is not None:
+            m.mark(
+                f"dict compiler_params are not taken by JAX {m.target}: "
+                f"{dict_params_form(found[0])[1]}"
+            )
+        return updated
+    return updated.with_changes(value=made[0])

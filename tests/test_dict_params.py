@@ -1,0 +1,78 @@
+"""PAL204 on dict compiler params built apart from the call: a helper that makes
+``dict(triton=dict(...))`` and returns it, as easydel's GPU matmul does. Left a dict, it
+reaches ``pallas_call`` on a GPU, where JAX 0.6.1+ refuses it or cannot hash it; migrate
+writes the params class where the dict is made, and doctor lists it there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+import pallas_compat
+from pallas_compat._errors import installed_jax
+from pallas_compat._migrate import MARKER, migrate_module
+from pallas_compat._source import find_uses
+from tests.third_party import case, load_case
+
+HELPER = """\
+from jax.experimental import pallas as pl
+
+def params(warps):
+    made = dict(triton=dict(num_warps=warps, num_stages=2))
+    return made
+
+unrelated = dict(triton=dict(colour="red"))
+"""
+
+
+@pytest.mark.any_release
+def test_migrate_writes_the_params_class_where_the_dict_is_made() -> None:
+    out = migrate_module(cst.parse_module(HELPER), "0.12.0.1").code
+    assert "made = pltriton.CompilerParams(num_warps=warps, num_stages=2)" in out
+    assert "from jax.experimental.pallas import triton as pltriton" in out
+    assert 'unrelated = dict(triton=dict(colour="red"))' in out  # no params field: not params
+    assert MARKER not in out
+
+
+@pytest.mark.any_release
+def test_a_release_that_takes_dicts_keeps_the_dict() -> None:
+    assert migrate_module(cst.parse_module(HELPER), "0.4.30").code == HELPER
+
+
+@pytest.mark.any_release
+def test_doctor_lists_the_dict_where_it_is_made() -> None:
+    uses = [u for u in find_uses("h.py", cst.parse_module(HELPER)) if u.code == "PAL204"]
+    assert [(u.line, u.breaks_on("0.12.0.1"), u.breaks_on("0.4.30")) for u in uses] == [
+        (4, True, False)
+    ]
+
+
+@pytest.mark.release
+def test_easydels_migrated_gpu_matmul_lowers_for_a_gpu_with_its_gpu_params(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its helper makes the dict only where the backend is a GPU: the test says it is one
+    while the kernel is traced, then lowers it for CUDA."""
+    import jax
+    import jax.extend.backend
+    import jax.numpy as jnp
+
+    if not hasattr(jax.extend.backend, "get_backend"):
+        pytest.skip("easydel's file asks jax.extend.backend.get_backend, which this JAX lacks")
+    found = case("easydel", "GPU matmul")
+    module = load_case(found, "migrate", installed_jax(), tmp_path, "dp_easydel")
+    helper = module._get_compiler_params
+
+    class Gpu:
+        platform = "gpu"
+
+    monkeypatch.setattr(jax.extend.backend, "get_backend", lambda *a: Gpu())
+    params = helper(blocksize_m=16, blocksize_n=16, blocksize_k=16, dtype=jnp.float32)
+    hash(params)  # a params object, not a dict
+    a = jax.ShapeDtypeStruct((64, 128), jnp.float32)
+    b = jax.ShapeDtypeStruct((128, 96), jnp.float32)
+    call = lambda a, b: module.gpu_matmul(a, b, 16, 16, 16, jnp.float32)  # noqa: E731
+    text = pallas_compat.lower(call, a, b, platform="cuda", chip="NVIDIA H100 80GB HBM3")
+    assert "__gpu$xla.gpu.triton" in text
