@@ -226,30 +226,36 @@ def qkv(rng, with_cotangent=False):
     return tuple(arrays)
 
 
-for _causal in (False, True):
-    _tag = "causal" if _causal else "full"
+def register(prefix, section, attention_of, **extra):
+    """The forward and backward cases of an attention, full then causal:
+    ``attention_of(interpret, causal=..., **build)`` makes it (a GPU variant's build takes
+    ``triton=``); ``extra`` goes to ``case`` (``gpu=True``, a TPU lowering verdict)."""
+    for causal in (False, True):
+        tag = "causal" if causal else "full"
 
-    @case(
-        f"flash_attention_forward_{_tag}",
-        "beyond the chapter",
-        inputs=qkv,
-        reference=functools.partial(reference_forward, causal=_causal),
-        tolerance=ATTENTION,
-    )
-    def _forward(interpret, causal=_causal):
-        return flash_attention(interpret, causal=causal)
+        def forward(interpret, causal=causal, **build):
+            return attention_of(interpret, causal=causal, **build)
 
-    @case(
-        f"flash_attention_backward_{_tag}",
-        "beyond the chapter",
-        inputs=functools.partial(qkv, with_cotangent=True),
-        reference=functools.partial(reference_grads, causal=_causal),
-        tolerance=ATTENTION,
-    )
-    def _backward(interpret, causal=_causal):
-        attention = flash_attention(interpret, causal=causal)
-        loss = lambda q, k, v, w: jnp.sum(attention(q, k, v) * w)  # noqa: E731
-        return jax.grad(loss, argnums=(0, 1, 2))
+        def backward(interpret, causal=causal, **build):
+            attention = attention_of(interpret, causal=causal, **build)
+            loss = lambda q, k, v, w: jnp.sum(attention(q, k, v) * w)  # noqa: E731
+            return jax.grad(loss, argnums=(0, 1, 2))
+
+        for kind, build, inputs, reference in (
+            ("forward", forward, qkv, reference_forward),
+            ("backward", backward, functools.partial(qkv, with_cotangent=True), reference_grads),
+        ):
+            case(
+                f"{prefix}_{kind}_{tag}",
+                section,
+                inputs=inputs,
+                reference=functools.partial(reference, causal=causal),
+                tolerance=ATTENTION,
+                **extra,
+            )(build)
+
+
+register("flash_attention", "beyond the chapter", flash_attention)
 
 
 def checked(interpret, dtype):

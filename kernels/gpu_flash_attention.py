@@ -13,14 +13,11 @@ default is TF32)."""
 
 from __future__ import annotations
 
-import functools
-
 import jax
 import jax.numpy as jnp
 from jax import lax
 
-from kernels._case import case
-from kernels.flash_attention import ATTENTION, qkv, reference_forward, reference_grads
+from kernels.flash_attention import register
 from pallas_compat import pl, pltriton
 
 BLOCK = 64
@@ -183,31 +180,10 @@ def flash_attention(interpret, *, causal, triton=False):
     return attention
 
 
-for _causal in (False, True):
-    _tag = "causal" if _causal else "full"
-
-    @case(
-        f"gpu_flash_attention_forward_{_tag}",
-        "beyond the chapter (GPU)",
-        inputs=qkv,
-        reference=functools.partial(reference_forward, causal=_causal),
-        tolerance=ATTENTION,
-        lowers=NOT_FOR_TPU,
-        gpu=True,
-    )
-    def _forward(interpret, causal=_causal, triton=False):
-        return flash_attention(interpret, causal=causal, triton=triton)
-
-    @case(
-        f"gpu_flash_attention_backward_{_tag}",
-        "beyond the chapter (GPU)",
-        inputs=functools.partial(qkv, with_cotangent=True),
-        reference=functools.partial(reference_grads, causal=_causal),
-        tolerance=ATTENTION,
-        lowers=NOT_FOR_TPU,
-        gpu=True,
-    )
-    def _backward(interpret, causal=_causal, triton=False):
-        attention = flash_attention(interpret, causal=causal, triton=triton)
-        loss = lambda q, k, v, w: jnp.sum(attention(q, k, v) * w)  # noqa: E731
-        return jax.grad(loss, argnums=(0, 1, 2))
+register(
+    "gpu_flash_attention",
+    "beyond the chapter (GPU)",
+    flash_attention,
+    lowers=NOT_FOR_TPU,
+    gpu=True,
+)
