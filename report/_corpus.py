@@ -31,15 +31,11 @@ LEGEND = (
     "Cells: P = `pallas_compat.patch()` on the unmodified file, S = only its imports of what "
     "the shim serves (the Pallas modules, and `for_loop`, `jax.util`, `jax._src.dtypes` and "
     "`jax._src.prng`) changed to `pallas_compat`'s, M = `pallas-compat migrate` then plain "
-    "JAX. Each route has two marks, *runs in the interpreter* / *compiles for its GPU or "
-    "TPU*: the first ✓ works (within the tolerance of a NumPy float64 reference, float32 "
-    "matmuls: `jax.default_matmul_precision('highest')` on hardware), ✗ wrong, ! error; the "
-    "second ✓ where the same call, `interpret` off, lowers for the hardware the kernel was "
-    "written for on a CPU machine (a GPU kernel through Triton or Mosaic GPU for CUDA, a TPU "
-    "kernel through Mosaic), ✗ where it does not. A route works on a release only when both "
-    "hold. dep = the kernel needs something outside Pallas that the release or the "
-    "environment lacks (a JAX API no tool serves, a newer `jax.jit` form, a package of its "
-    "own): its own dependency, not counted against the shim."
+    "JAX. Two marks per route, *interpreter / compiled*: ✓ works (NumPy float64 reference, "
+    "float32 matmuls), ✗ wrong, ! error; then ✓ where the call, `interpret` off, lowers for "
+    "the kernel's GPU (Triton, Mosaic GPU) or TPU (Mosaic), ✗ where not. A route works only "
+    "when both hold. dep = the kernel needs something outside Pallas that the release or the "
+    "environment lacks: its own dependency, not counted against the shim."
 )
 
 

@@ -263,3 +263,21 @@ def test_an_outside_module_gone_by_name_is_the_surface_not_the_kernels_dependenc
         from jax._src.lax.control_flow import for_loop  # type: ignore[attr-defined]  # noqa: F401
     except ImportError as exc:
         assert surface_import(exc)
+
+
+def test_a_route_that_ends_early_still_takes_patch_back(tmp_path: Path) -> None:
+    """A patched route whose kernel needs what the environment lacks returns at once; the
+    next case must not run patched."""
+    from kernels.corpus._run import Dependency, attempt
+    from pallas_compat._patch import patched
+
+    def missing() -> object:
+        raise Dependency("imports something gone")
+
+    class Case:
+        hardware, precision, atol = "GPU", "highest", 0.0
+
+    assert not patched()
+    record = attempt(Case(), "patch", missing, "early_return", tmp_path)  # type: ignore[arg-type]
+    assert record["status"] == "dependency" and "lowered" not in record
+    assert not patched(), "patch() was left on"

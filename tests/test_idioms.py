@@ -41,6 +41,10 @@ class Idiom:
     run: Callable[[ModuleType], Any]
     reference: Callable[[], np.ndarray]
     atol: float = 1e-3
+    #: What the corpus harness asks of a case (``kernels/corpus/_run.py``'s ``Check``).
+    hardware: str = "TPU"
+    finish: Callable[[np.ndarray], np.ndarray] = np.asarray
+    precision: str = "highest"
 
 
 def windows() -> np.ndarray:

@@ -138,7 +138,7 @@ def test_the_readme_and_the_report_text_run_what_they_should(repo: Path) -> None
 def test_how_a_session_runs_is_an_input(repo: Path) -> None:
     path = repo / "noxfile.py"
     text = path.read_text()
-    old = '"corpus": f"python -m kernels.corpus, {KERNELS_RUN}"'
+    old = '"corpus": f"python -m kernels.corpus (interpreters, then lowered), {KERNELS_RUN}"'
     assert old in text
     path.write_text(text.replace(old, '"corpus": "python -m kernels.corpus, a compilation cache"'))
     stale = to_run(repo)

@@ -240,6 +240,17 @@ def attempt(
     prngs = set(prng_registry())
     if route == "patch":
         pallas_compat.patch()
+    try:
+        return verdicts(check, loader, work, mode)
+    finally:
+        pallas_compat.unpatch()
+        forget(tag, prngs)
+
+
+def verdicts(
+    check: Check, loader: Callable[[], ModuleType], work: Path, mode: str
+) -> dict[str, Any]:
+    """``attempt``'s record, with the route's preparation (``patch()``) in force."""
     module = None
     where = compiled_on_gpu(check.precision) if mode == "gpu" else contextlib.nullcontext()
     try:
@@ -255,18 +266,14 @@ def attempt(
             return {"status": CorpusStatus.DEPENDENCY, "detail": detail}
         reset_simulator()
         verdict = {"status": CorpusStatus.ERROR, **describe(exc, work)}
-    try:
-        if mode == "gpu":
-            return verdict
-        if module is None:  # it did not load: nor can it lower
-            failed = {k: v for k, v in verdict.items() if k in ("detail", "whose")}
-            lowered = {"for": check.hardware, "status": LoweringStatus.FAILS, **failed}
-        else:
-            lowered = lowering(check.run, module, check.hardware, lambda e: describe(e, work))
-        if mode == "tpu_compile" and module is not None:
-            chips = compiled_per_chip(check.run, module, lambda e: describe(e, work))
-            return {**verdict, "lowered": lowered, "compiled": chips}
-        return {**verdict, "lowered": lowered}
-    finally:
-        pallas_compat.unpatch()
-        forget(tag, prngs)
+    if mode == "gpu":
+        return verdict
+    if module is None:  # it did not load: nor can it lower
+        failed = {k: v for k, v in verdict.items() if k in ("detail", "whose")}
+        lowered = {"for": check.hardware, "status": LoweringStatus.FAILS, **failed}
+    else:
+        lowered = lowering(check.run, module, check.hardware, lambda e: describe(e, work))
+    if mode == "tpu_compile" and module is not None:
+        chips = compiled_per_chip(check.run, module, lambda e: describe(e, work))
+        return {**verdict, "lowered": lowered, "compiled": chips}
+    return {**verdict, "lowered": lowered}
