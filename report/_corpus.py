@@ -31,7 +31,7 @@ LEGEND = (
     "Cells: P = `pallas_compat.patch()` on the unmodified file, S = only its imports of what "
     "the shim serves (the Pallas modules, and `for_loop`, `jax.util`, `jax._src.dtypes` and "
     "`jax._src.prng`) changed to `pallas_compat`'s, M = `pallas-compat migrate` then plain "
-    "JAX. Two marks per route, *interpreter / compiled*: ✓ works (NumPy float64 reference, "
+    "JAX. Two marks per route, interpreter then compiled: ✓ works (NumPy float64 reference, "
     "float32 matmuls), ✗ wrong, ! error; then ✓ where the call, `interpret` off, lowers for "
     "the kernel's GPU (Triton, Mosaic GPU) or TPU (Mosaic), ✗ where not. A route works only "
     "when both hold. dep = the kernel needs something outside Pallas that the release or the "

@@ -12,8 +12,10 @@ import pytest
 
 import pallas_compat
 from pallas_compat._errors import installed_jax
+from pallas_compat._facts import DICT_PARAMS, call_form_releases
 from pallas_compat._migrate import MARKER, migrate_module
 from pallas_compat._source import find_uses
+from pallas_compat._target import asked_of
 from tests.third_party import case, load_case
 
 HELPER = """\
@@ -54,7 +56,8 @@ def test_easydels_migrated_gpu_matmul_lowers_for_a_gpu_with_its_gpu_params(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Its helper makes the dict only where the backend is a GPU: the test says it is one
-    while the kernel is traced, then lowers it for CUDA."""
+    while the kernel is traced, then lowers it for CUDA. Where the release still takes dicts
+    (to 0.6.0), migrate keeps the dict and JAX takes it."""
     import jax
     import jax.extend.backend
     import jax.numpy as jnp
@@ -70,7 +73,8 @@ def test_easydels_migrated_gpu_matmul_lowers_for_a_gpu_with_its_gpu_params(
 
     monkeypatch.setattr(jax.extend.backend, "get_backend", lambda *a: Gpu())
     params = helper(blocksize_m=16, blocksize_n=16, blocksize_k=16, dtype=jnp.float32)
-    hash(params)  # a params object, not a dict
+    takes_dicts = asked_of(installed_jax()).works_in(call_form_releases(DICT_PARAMS))
+    assert isinstance(params, dict) == takes_dicts  # the class exactly where dicts are refused
     a = jax.ShapeDtypeStruct((64, 128), jnp.float32)
     b = jax.ShapeDtypeStruct((128, 96), jnp.float32)
     call = lambda a, b: module.gpu_matmul(a, b, 16, 16, 16, jnp.float32)  # noqa: E731

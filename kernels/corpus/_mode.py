@@ -65,10 +65,12 @@ def wanted(hardware: str, mode: str) -> bool:
 @contextlib.contextmanager
 def compiled_on_gpu(precision: str) -> Iterator[None]:
     """Every ``pallas_call`` compiled for the GPU (``interpret`` off, the case's interpreter
-    contexts aside), float32 products at ``precision`` (Triton's default is TF32)."""
+    contexts aside), float32 products at ``precision`` (Triton's default is TF32). JAX's
+    caches are cleared first: a program it lowered for the interpreter must not stand in."""
     import jax
 
     from kernels.corpus._compiles import interpret_off
 
+    jax.clear_caches()
     with interpret_off(), jax.default_matmul_precision(precision):
         yield

@@ -182,8 +182,14 @@ def first_line(exc: BaseException, work: Path) -> str:
     return f"{type(exc).__name__}: {text}"[:300]
 
 
-def compare(check: Check, module: ModuleType) -> dict[str, Any]:
-    out = np.asarray(check.finish(np.asarray(check.run(module))), dtype=np.float64)
+def compare(check: Check, module: ModuleType, jitted: bool = False) -> dict[str, Any]:
+    """The verdict against float64. ``jitted``: the call runs under ``jax.jit``, so that every
+    ``pallas_call`` goes through its lowering rule (before 0.7 an eager call with
+    ``interpret=True`` ran the interpreter without lowering)."""
+    import jax
+
+    run = jax.jit(lambda: check.run(module)) if jitted else lambda: check.run(module)
+    out = np.asarray(check.finish(np.asarray(run())), dtype=np.float64)
     expected = check.reference()
     if out.shape != expected.shape:
         return {
@@ -257,7 +263,7 @@ def verdicts(
         with warnings.catch_warnings(), quiet_callback_logs(), where:
             warnings.simplefilter("ignore")
             module = loader()
-            verdict = compare(check, module)
+            verdict = compare(check, module, jitted=mode == "gpu")
     except Dependency as exc:
         return {"status": CorpusStatus.DEPENDENCY, "detail": exc.detail}
     except Exception as exc:
