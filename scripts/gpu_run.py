@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-#: Releases whose own kernels the ops corpus runs (the noxfile's CORPUS_FROM less the newest,
-#: which is the installed release on a GPU machine or not at all).
+#: Releases whose own kernels the ops corpus runs: the noxfile's CORPUS_FROM (which this
+#: script cannot import: the noxfile needs nox, a GPU machine's Python may not have it).
 OPS_FROM = "0.4.30,0.4.35,0.6.2,0.9.2,0.12.0.1"
 
 

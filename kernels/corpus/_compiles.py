@@ -75,16 +75,20 @@ def lowered_text(run: Callable[[], Any], hardware: str) -> str:
     # What the interpreter run left in JAX's caches (a library's own jitted function traced
     # with the shim's TPU interpreter before 0.7, which no config state keys) must not stand in.
     jax.clear_caches()
+
     # A GPU kernel is traced on the abstract GPU: from 0.11 tracing asks which GPU it is. A
     # TPU kernel is traced on this machine and only lowered on the abstract TPU: some compile
     # a cost estimate of their own while they trace (0.4.35's flash attention), which needs a
     # real device, as it has on a TPU.
-    on_device = target_device(platform, device)
+    def on_device(step: str) -> contextlib.AbstractContextManager[None]:
+        wanted = step == ("trace" if hardware == "GPU" else "lower")
+        return target_device(platform, device) if wanted else contextlib.nullcontext()
+
     with interpret_off(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with on_device if hardware == "GPU" else contextlib.nullcontext():
+        with on_device("trace"):
             traced = jax.jit(run).trace()
-        with target_device(platform, device) if hardware == "TPU" else contextlib.nullcontext():
+        with on_device("lower"):
             return str(traced.lower(lowering_platforms=(platform,)).as_text())
 
 
