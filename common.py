@@ -23,7 +23,13 @@ from pathlib import Path
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
-from pallas_compat._atomic import save_elsewhere, unwritable, write_all, write_atomic, write_or_keep
+from pallas_compat._file_writes import (
+    save_elsewhere,
+    unwritable,
+    write_all,
+    write_atomic,
+    write_or_keep,
+)
 
 __all__ = [
     "CORPUS_SCHEMA",

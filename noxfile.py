@@ -561,11 +561,14 @@ TINY_BENCHMARKS = (
 
 @nox.session(python=MATRIX.python_for(NEWEST), tags=["lint"])
 def lint(session: nox.Session) -> None:
-    """ruff, then every benchmark once with a tiny setting (``TINY_BENCHMARKS``)."""
+    """ruff, mypy (strict, on the package), then every benchmark once with a tiny setting
+    (``TINY_BENCHMARKS``)."""
     session.install("ruff==0.17.6")  # pinned: a new rule in a new ruff must not turn CI red
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
-    install_jax(session, NEWEST, also=["nox", "uv"])  # nox and uv: the main job's benchmarks
+    # nox and uv: the main job's benchmarks; mypy pinned like ruff
+    install_jax(session, NEWEST, also=["nox", "uv", "mypy==2.4.1"])
+    session.run("mypy")  # strict, on pallas_compat/ ([tool.mypy] in pyproject.toml)
     fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", "0.4.30"]
     session.run(*fetch, external=True)  # gpu_routes.py runs JAX 0.4.30's own kernels
     for benchmark in TINY_BENCHMARKS:

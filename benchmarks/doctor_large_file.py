@@ -29,16 +29,16 @@ FIXTURE = REPO / "tests" / "fixtures" / "migrate" / "old_kernels.py"
 RUN = """
 import gc, resource, sys, time
 import libcst as cst
-from pallas_compat import _source
+from pallas_compat.lint import _finder
 data = open(sys.argv[1], "rb").read()
 copy, collector = sys.argv[2] == "copy", sys.argv[3] == "gc"
 if not collector:
     gc.disable()
 if copy:  # what find_uses did before: the wrapper's default deep copy
     real = cst.MetadataWrapper
-    _source.cst.MetadataWrapper = lambda module, **_: real(module)
+    _finder.cst.MetadataWrapper = lambda module, **_: real(module)
 start = time.perf_counter()
-uses = _source.find_uses(sys.argv[1], cst.parse_module(data))
+uses = _finder.find_uses(sys.argv[1], cst.parse_module(data))
 seconds = time.perf_counter() - start
 print(seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, len(uses))
 """

@@ -23,8 +23,8 @@ sys.path.insert(0, str(REPO))
 
 import libcst as cst  # noqa: E402
 
-from pallas_compat._migrate import Migration  # noqa: E402
-from pallas_compat._source import gc_paused  # noqa: E402
+from pallas_compat.lint._finder import gc_paused  # noqa: E402
+from pallas_compat.lint._migrate import Migration  # noqa: E402
 
 FIXTURES = REPO / "tests" / "fixtures" / "real" / "jax_0_4_30"
 TARGETS = "0.4.35,0.4.38,0.5.3,0.6.2,0.7.2,0.8.3,0.9.2,0.10.2,0.11.2,0.12.0.1"

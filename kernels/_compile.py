@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 import pallas_compat
-from pallas_compat._lower import target_device
+from pallas_compat.shim._lower import target_device
 
 #: Chip -> the single-chip topology libtpu compiles for.
 TOPOLOGIES = {"v4": "v4:1x1x1", "v5e": "v5e:1x1", "v5p": "v5p:1x1x1", "v6e": "v6e:1x1"}

@@ -3,48 +3,51 @@
 ``from pallas_compat import pl, pltpu, pltriton, plmgpu`` gives the installed JAX's Pallas
 modules with old names back-filled and new names forward-filled; ``patch()`` installs the same
 into JAX itself. ``features()`` says what the installed JAX supports and where each feature of
-the shared API-facts table resolves. The modules behind this facade are private.
+the shared API-facts table resolves. Type checkers read the namespaces from stubs
+(``pallas_compat/pl.pyi``, ...).
+
+Public: this facade, ``pallas_compat.facts`` (the release knowledge, read only),
+``pallas_compat.rules`` (the drift rules) and ``pallas_compat.pytest_plugin``. The rooms behind
+them are private: ``shim/`` (this API and ``patch()``), ``lint/`` (doctor, migrate), ``matrix/``
+and the CLI (``_cli``); ``tests/test_floors.py`` keeps each above the ones it imports.
 """
 
 from __future__ import annotations
 
-from pallas_compat._cpu_threads import keep_callbacks_unblocked
-from pallas_compat._env import keep_libtpu_offline
+from pallas_compat._version import __version__
+from pallas_compat.shim._cpu_threads import keep_callbacks_unblocked
+from pallas_compat.shim._libtpu_env import keep_libtpu_offline
 
 keep_libtpu_offline()
 keep_callbacks_unblocked()
 
-from typing import TYPE_CHECKING, Any  # noqa: E402
+from typing import Any  # noqa: E402
 
-from pallas_compat._api import SPELLINGS, enable_x64, install_module_finder, namespace  # noqa: E402
-from pallas_compat._errors import (  # noqa: E402
+from pallas_compat.facts._table import FEATURES, FEATURES_BY_KEY, Feature, Location  # noqa: E402
+from pallas_compat.shim._errors import (  # noqa: E402
     MissingFeatureError,
     PallasCompatError,
     RefusedArgumentError,
     UnsupportedFeatureError,
 )
-from pallas_compat._facts import FEATURES, FEATURES_BY_KEY, Feature, Location  # noqa: E402
-from pallas_compat._interpret import (  # noqa: E402
+from pallas_compat.shim._interpret import (  # noqa: E402
     InterpretMode,
     interpret,
     reset_interpret_state,
 )
-from pallas_compat._lower import lower  # noqa: E402
-from pallas_compat._patch import patch, unpatch  # noqa: E402
-from pallas_compat._resolve import Resolution, Resolved, resolve, resolve_all  # noqa: E402
-from pallas_compat._tpu_info import tpu_info  # noqa: E402
-from pallas_compat._warnings import PallasCompatDeprecationWarning  # noqa: E402
-
-if TYPE_CHECKING:
-    # Type checkers see JAX's own modules, so that ``pl.BlockSpec`` and the rest are known;
-    # the namespaces add only old names (which warn) on top of them.
-    from jax.experimental import pallas as pl
-    from jax.experimental.pallas import mosaic_gpu as plgpu
-    from jax.experimental.pallas import mosaic_gpu as plmgpu
-    from jax.experimental.pallas import tpu as pltpu
-    from jax.experimental.pallas import triton as pltriton
-
-__version__ = "0.1.0"
+from pallas_compat.shim._lower import lower  # noqa: E402
+from pallas_compat.shim._namespaces import SPELLINGS, enable_x64, install_module_finder, namespace  # noqa: E402
+from pallas_compat.shim._patch import patch, unpatch  # noqa: E402
+from pallas_compat.shim._resolve import (  # noqa: E402
+    Resolution,
+    Resolved,
+    deprecation_table,
+    find,
+    resolve,
+    resolve_all,
+)
+from pallas_compat.shim._tpu_info import tpu_info  # noqa: E402
+from pallas_compat.shim._warnings import PallasCompatDeprecationWarning  # noqa: E402
 
 __all__ = [
     "FEATURES",
@@ -60,8 +63,10 @@ __all__ = [
     "Resolved",
     "UnsupportedFeatureError",
     "__version__",
+    "deprecation_table",
     "enable_x64",
     "features",
+    "find",
     "interpret",
     "lower",
     "patch",

@@ -15,7 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from pallas_compat._settings import UsageError
+from pallas_compat._usage import UsageError
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -36,19 +36,19 @@ def add_rule_selection(command: argparse.ArgumentParser) -> None:
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    from pallas_compat._doctor import doctor
+    from pallas_compat.lint._doctor import doctor  # lazy: only the command asked for
 
     return doctor(args)
 
 
 def run_migrate(args: argparse.Namespace) -> int:
-    from pallas_compat._migrate_command import migrate
+    from pallas_compat.lint._migrate_command import migrate  # lazy: only the command asked for
 
     return migrate(args)
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from pallas_compat._rules_command import rules
+    from pallas_compat.lint._rules_command import rules  # lazy: only the command asked for
 
     return rules(args)
 
@@ -64,116 +64,116 @@ def positive(text: str) -> int:
 
 
 def run_matrix(args: argparse.Namespace) -> int:
-    from pallas_compat._matrix_command import matrix
+    from pallas_compat.matrix._command import matrix  # lazy: only the command asked for
 
     return matrix(args)
 
 
 def add_matrix(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    grid = commands.add_parser(
+    matrix = commands.add_parser(
         "matrix",
         help="run your tests on every JAX release, by every route",
         description="Run COMMAND (your tests) in a copy of the project on each JAX release, "
         "natively, with pallas_compat.patch() and after migrate; print release x route.",
     )
-    grid.add_argument(
+    matrix.add_argument(
         "--jax",
         default="default",
         help="releases: 0.6.2,0.9.2 | 0.6.2..0.12.0.1 | default (the oldest plus the newest "
         "of each minor series) | every (default: %(default)s)",
     )
-    grid.add_argument(
+    matrix.add_argument(
         "--routes",
         default="native,patch,migrate",
         help="comma-separated: native, patch, migrate (default: %(default)s)",
     )
-    grid.add_argument("--project", default=".", help="the project to test (default: .)")
-    grid.add_argument(
+    matrix.add_argument("--project", default=".", help="the project to test (default: .)")
+    matrix.add_argument(
         "--extra",
         action="append",
         metavar="NAME",
         help="install the project with this extra (its test dependencies: --extra test)",
     )
-    grid.add_argument(
+    matrix.add_argument(
         "--with",
         dest="with_",
         action="append",
         metavar="REQUIREMENT",
         help="install this too, in every environment",
     )
-    grid.add_argument(
+    matrix.add_argument(
         "-j", "--jobs", type=positive, help="runs at a time (default: the cores, at most 4)"
     )
-    grid.add_argument("--format", choices=("table", "json", "html"), default="table")
-    grid.add_argument("--output", "-o", help="write the result here, whole (default: stdout)")
-    grid.add_argument(
+    matrix.add_argument("--format", choices=("table", "json", "html"), default="table")
+    matrix.add_argument("--output", "-o", help="write the result here, whole (default: stdout)")
+    matrix.add_argument(
         "--report",
         help="with --format html: an API-diff page (path or URL) doctor's findings link into",
     )
-    grid.add_argument(
+    matrix.add_argument(
         "--merge",
         nargs="+",
         metavar="JSON",
         help="no run: merge --format json results (CI shards) and print them",
     )
-    grid.add_argument(
+    matrix.add_argument(
         "--emit",
         choices=("github",),
         help="no run: print a GitHub Actions workflow that shards this matrix by release",
     )
-    grid.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ...: what to run")
-    grid.set_defaults(run=run_matrix)
+    matrix.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ...: what to run")
+    matrix.set_defaults(run=run_matrix)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="pallas-compat", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    check = commands.add_parser("doctor", help="list uses of drifted Pallas APIs")
-    check.add_argument("paths", nargs="+", help="files or folders")
-    against = check.add_mutually_exclusive_group()
+    doctor = commands.add_parser("doctor", help="list uses of drifted Pallas APIs")
+    doctor.add_argument("paths", nargs="+", help="files or folders")
+    against = doctor.add_mutually_exclusive_group()
     against.add_argument(
         "--target",
-        help="JAX release to check against (default: pyproject's [tool.pallas-compat], else "
+        help="JAX release to doctor against (default: pyproject's [tool.pallas-compat], else "
         "the installed JAX)",
     )
     against.add_argument(
         "--support",
         metavar="OLDEST:NEWEST",
-        help="check every release of a support window (0.6.2:0.12.0.1)",
+        help="doctor every release of a support window (0.6.2:0.12.0.1)",
     )
-    check.add_argument(
+    doctor.add_argument(
         "--format",
         choices=("text", "json", "html", "github", "sarif"),
         default="text",
         help="text (default), json, html (linked to the report), github (workflow "
         "annotations) or sarif (code scanning)",
     )
-    check.add_argument(
+    doctor.add_argument(
         "--report",
         metavar="PAGE",
         help="with --format html: the API-diff page (a path that exists, or a URL) each use "
         "links into (default: the page of the pallas-compat checkout, where there is one)",
     )
-    add_rule_selection(check)
-    check.set_defaults(run=run_doctor)
-    fix = commands.add_parser("migrate", help="rewrite drifted Pallas code for a JAX release")
-    fix.add_argument("paths", nargs="+", help="files or folders")
-    fix.add_argument(
+    add_rule_selection(doctor)
+    doctor.set_defaults(run=run_doctor)
+    migrate = commands.add_parser("migrate", help="rewrite drifted Pallas code for a JAX release")
+    migrate.add_argument("paths", nargs="+", help="files or folders")
+    migrate.add_argument(
         "--target",
         help="JAX release to migrate to (default: pyproject's [tool.pallas-compat], else the "
         "installed JAX)",
     )
-    mode = fix.add_mutually_exclusive_group()
+    mode = migrate.add_mutually_exclusive_group()
     mode.add_argument("--diff", action="store_true", help="print a unified diff (the default)")
     mode.add_argument("--write", action="store_true", help="rewrite the files in place")
     mode.add_argument(
         "--check", action="store_true", help="exit 1 if a file would change (for CI); no diff"
     )
-    add_rule_selection(fix)
-    fix.set_defaults(run=run_migrate)
-    listing = commands.add_parser("rules", help="list the drift rules and what migrate fixes")
-    listing.add_argument("--format", choices=("text", "json"), default="text")
-    listing.set_defaults(run=run_rules)
+    add_rule_selection(migrate)
+    migrate.set_defaults(run=run_migrate)
+    rules = commands.add_parser("rules", help="list the drift rules and what migrate fixes")
+    rules.add_argument("--format", choices=("text", "json"), default="text")
+    rules.set_defaults(run=run_rules)
     add_matrix(commands)
     return parser
 

@@ -194,7 +194,7 @@ class Launcher:
 
     @staticmethod
     def _preload() -> bool:
-        from pallas_compat._env import keep_libtpu_offline
+        from pallas_compat.shim._libtpu_env import keep_libtpu_offline
 
         keep_libtpu_offline()
         try:

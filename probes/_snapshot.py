@@ -1,4 +1,4 @@
-"""Assemble probe outcomes into one deterministic snapshot (written by ``pallas_compat._atomic``)."""
+"""Assemble probe outcomes into one deterministic snapshot (written by ``pallas_compat._file_writes``)."""
 
 from __future__ import annotations
 

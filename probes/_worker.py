@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from common import ProbeStatus, reset_simulator
-from pallas_compat._env import keep_libtpu_offline
+from pallas_compat.shim._libtpu_env import keep_libtpu_offline
 from probes._observe import error_record
 from probes._pallas import Unavailable
 from probes._registry import probes_of

@@ -5,8 +5,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from pallas_compat import FEATURES, Feature, resolve
-from pallas_compat.facts import find
+from pallas_compat import FEATURES, Feature, find, resolve
 from probes._registry import Probe
 
 

@@ -17,7 +17,8 @@ import warnings
 from types import ModuleType
 from typing import Any
 
-from pallas_compat.facts import INVENTORIED_MODULES, PL, deprecation_table, watched_names
+from pallas_compat import deprecation_table
+from pallas_compat.facts import INVENTORIED_MODULES, PL, watched_names
 from probes._observe import error_record, py_repr
 from probes._registry import Probe
 

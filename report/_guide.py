@@ -16,13 +16,13 @@ from typing import Any
 from packaging.version import Version
 
 from common import CallOutcome, CorpusStatus, KernelStatus, Word
-from pallas_compat._pallas_call import SERVED_KEYWORDS
 from pallas_compat.facts import (
     ALIASES,
     CALL_FORMS,
     CALL_KEYWORDS,
     GPU_LEGACY,
-    PL,
+    PALLAS_CALL,
+    SERVED_KEYWORDS,
     TRITON,
     WRITE_INSTEAD,
     CallForm,
@@ -117,7 +117,6 @@ def owner(loc: str) -> Feature | None:
 #: "Use pl.X" in JAX's deprecation messages, in any alias people (and the table) use.
 SPELLED = "|".join(sorted({*ALIASES.values(), "jax"}))
 USE_SPELLING = re.compile(rf"\b[Uu]se (`?)((?:{SPELLED})\.[\w.]+(?:\(\))?)\1")
-PALLAS_CALL_KEY = f"{PL}:pallas_call"
 
 
 def successor(feature: Feature, release: str, surface: Surface) -> Location | None:
@@ -302,7 +301,7 @@ def call_forms(
                     form_anchor(form),
                 )
             )
-    for name in sorted(release_ranges().get("pallas_call_keywords", {})):
+    for name in sorted(release_ranges()["keywords"].get(PALLAS_CALL, {})):
         spans = pallas_call_keyword_releases(name)
         if f"pallas_call({name}=...)" in CALL_FORMS:
             continue  # listed above, as a call form
@@ -315,7 +314,7 @@ def call_forms(
                     f"keyword gone in JAX {first_refusing(spans, old, surface)}",
                     instead,
                     name in SERVED_KEYWORDS,
-                    migrate_fixes_keyword(PALLAS_CALL_KEY, name),
+                    migrate_fixes_keyword(PALLAS_CALL, name),
                 )
             )
     keywords_listed = {c.subject for c in changes}

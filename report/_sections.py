@@ -18,6 +18,7 @@ from pallas_compat.facts import (
     FEATURES_BY_KEY,
     HEADLINE_FEATURES,
     INTERPRET_FORMS,
+    PALLAS_CALL,
     CallForm,
     call_form_releases,
     cost_analysis_index_releases,
@@ -285,7 +286,7 @@ def forms() -> list[tuple[str, list[list[str]], str]]:
     """(form, releases that accept it, what to write instead): the call forms of the table,
     every ``pallas_call`` keyword some release lacks, and ``cost_analysis()[0]``."""
     found = [(form, call_form_releases(form), instead) for form, instead in CALL_FORMS.items()]
-    for name in sorted(release_ranges().get("pallas_call_keywords", {})):
+    for name in sorted(release_ranges()["keywords"].get(PALLAS_CALL, {})):
         form = f"pallas_call({name}=...)"
         spans = pallas_call_keyword_releases(name)
         if form not in CALL_FORMS and spans != [[scanned_releases()[0], scanned_releases()[-1]]]:

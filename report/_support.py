@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from packaging.version import Version
 
-from pallas_compat._uses import runs
 from pallas_compat.facts import (
     CALL_FORMS,
     MOSAIC_GPU,
@@ -28,6 +27,7 @@ from pallas_compat.facts import (
     shim_serves,
     works_in,
 )
+from pallas_compat.rules._use import runs
 from report._surface import DEPRECATED, RUNS, Surface
 
 #: (area, the modules it looks in, which of their names belong to it).

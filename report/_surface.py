@@ -1,6 +1,6 @@
 """Every public Pallas name's state on every JAX release, not only the probed ones.
 
-The release scan (``pallas_compat/release_ranges.json``) reads each release's sources: where
+The release scan (``pallas_compat/facts/release_ranges.json``) reads each release's sources: where
 each name exists and where JAX's ``_deprecations`` table (or a module that warns on import)
 marks it deprecated. It lists only the names some release lacks; a name every release has is
 known from the snapshots, which list it. On the probed releases the two agree name for name

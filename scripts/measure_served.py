@@ -1,4 +1,4 @@
-"""Regenerate ``pallas_compat/served.json``: on which JAX releases each name the shim's
+"""Regenerate ``pallas_compat/facts/served.json``: on which JAX releases each name the shim's
 namespaces fill in (``pl.load`` on 0.9, ``pltpu.InterpretParams`` on 0.4.35, ...) is really
 served, measured by calling the shim on every release the scan knows.
 
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-OUT = REPO / "pallas_compat" / "served.json"
+OUT = REPO / "pallas_compat" / "facts" / "served.json"
 sys.path.insert(0, str(REPO))
 
 
@@ -33,10 +33,11 @@ def measure_installed() -> dict[str, list[str]]:
     # an environment where Pallas does not import would measure nothing: fail instead
     import jax.experimental.pallas  # noqa: F401
 
-    from pallas_compat import _warnings
-    from pallas_compat._api import namespace
-    from pallas_compat._errors import PallasCompatError
-    from pallas_compat.facts import NAMESPACE_OF, served_names
+    from pallas_compat.facts import NAMESPACE_OF
+    from pallas_compat.shim import _warnings
+    from pallas_compat.shim._errors import PallasCompatError
+    from pallas_compat.shim._fills import served_names
+    from pallas_compat.shim._namespaces import namespace
 
     served: dict[str, list[str]] = {}
     for module, alias in NAMESPACE_OF.items():
@@ -89,17 +90,25 @@ def run_release(release: str, venvs: Path, uv: str) -> dict[str, list[str]]:
 
 
 def table(measured: dict[str, dict[str, list[str]]], releases: list[str]) -> dict[str, Any]:
+    """The file: each fill's measured releases, less the renames whose releases the facts
+    derive exactly (``rename_releases``); a rename some code serves further keeps its row."""
+    from pallas_compat.facts import NAMESPACE_OF, rename_releases
+
+    module_of = {alias: module for module, alias in reversed(NAMESPACE_OF.items())}
     aliases = sorted({alias for found in measured.values() for alias in found})
+    rows: dict[str, dict[str, list[list[str]]]] = {}
+    for alias in aliases:
+        names = sorted({n for r in releases for n in measured[r].get(alias, [])})
+        rows[alias] = {}
+        for name in names:
+            found = spans([(r, name in measured[r].get(alias, [])) for r in releases])
+            if rename_releases(module_of[alias], name) != found:
+                rows[alias][name] = found
     return {
-        "source": "scripts/measure_served.py: each fill looked up on each release",
+        "source": "scripts/measure_served.py: each fill looked up on each release "
+        "(renames served exactly where the facts derive are left out)",
         "releases": releases,
-        "namespaces": {
-            alias: {
-                name: spans([(r, name in measured[r].get(alias, [])) for r in releases])
-                for name in sorted({n for r in releases for n in measured[r].get(alias, [])})
-            }
-            for alias in aliases
-        },
+        "namespaces": rows,
     }
 
 
@@ -123,7 +132,7 @@ def main() -> int:
     for release in releases:
         measured[release] = run_release(release, args.venvs, uv)
         print(f"{release}: {sum(map(len, measured[release].values()))} served", file=sys.stderr)
-    from pallas_compat._atomic import write_atomic
+    from pallas_compat._file_writes import write_atomic
 
     write_atomic(OUT, json.dumps(table(measured, releases), indent=1) + "\n")
     print(f"wrote {OUT}: {len(releases)} releases")

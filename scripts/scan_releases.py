@@ -1,4 +1,4 @@
-"""Regenerate ``pallas_compat/release_ranges.json``: in which JAX releases each location of the
+"""Regenerate ``pallas_compat/facts/release_ranges.json``: in which JAX releases each location of the
 API-facts table exists, found by reading the Pallas sources of every release on PyPI.
 
     python scripts/scan_releases.py [--cache DIR] [--oldest 0.4.30]
@@ -26,7 +26,7 @@ from typing import Any
 from packaging.version import Version
 
 REPO = Path(__file__).resolve().parents[1]
-OUT = REPO / "pallas_compat" / "release_ranges.json"
+OUT = REPO / "pallas_compat" / "facts" / "release_ranges.json"
 sys.path.insert(0, str(REPO))
 
 from pallas_compat.facts import (  # noqa: E402
@@ -380,12 +380,6 @@ def param_fields(root: Path) -> dict[str, set[str]]:
     return found
 
 
-def pallas_call_keywords(root: Path) -> set[str]:
-    calls = ast.parse((root / "jax/_src/pallas/pallas_call.py").read_text())
-    fn = next(n for n in calls.body if isinstance(n, ast.FunctionDef) and n.name == PALLAS_CALL)
-    return {a.arg for a in fn.args.args + fn.args.kwonlyargs}
-
-
 def definition(root: Path, module: str, name: str, depth: int = 0) -> tuple[ast.AST, str] | None:
     """The ``def`` or ``class`` that ``module.name`` is, and the module it is written in,
     following ``from X import Y`` to where it is written."""
@@ -557,7 +551,6 @@ class Readings:
     names: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
     forms: dict[str, dict[str, bool]] = field(default_factory=dict)
     fields: dict[str, dict[str, set[str]]] = field(default_factory=dict)
-    keywords: dict[str, set[str]] = field(default_factory=dict)
     signatures: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     members: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     #: JAX's deprecation messages (the newest release's wording wins) and proven moves.
@@ -574,7 +567,6 @@ def read(versions: list[str], cache: Path) -> Readings:
         found.names[version] = {m: top_level_names(root, m) for m in modules}
         found.forms[version] = call_forms(root)
         found.fields[version] = param_fields(root)
-        found.keywords[version] = pallas_call_keywords(root)
         found.signatures[version] = public_signatures(root)
         found.members[version] = enum_members(root)
         release_messages = {}
@@ -662,10 +654,6 @@ def table(found: Readings, versions: list[str], cache: Path) -> dict[str, Any]:
         "compiler_params_fields": {backend: fields.get(backend, {}) for backend in backends},
         "names": name_ranges(found, versions, locations),
         "other_names": other_name_ranges(found, versions),
-        "pallas_call_keywords": {
-            name: ranges([(v, name in found.keywords[v]) for v in versions])
-            for name in sorted(set().union(*found.keywords.values()))
-        },
         "keywords": keyword_ranges(versions, found.signatures),
         "deprecated": deprecated_ranges(versions, found.names),
         "members": {

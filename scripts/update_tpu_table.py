@@ -1,4 +1,4 @@
-"""Regenerate ``pallas_compat/tpu_chips.json`` from a JAX that has ``get_tpu_info_for_chip``.
+"""Regenerate ``pallas_compat/facts/tpu_chips.json`` from a JAX that has ``get_tpu_info_for_chip``.
 
 The shim serves this table on releases without one (before 0.9.2); a test on the newest JAX
 checks it still equals the native answers. Each chip's device kind (what cross-lowering tells
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-TABLE = Path(__file__).resolve().parents[1] / "pallas_compat" / "tpu_chips.json"
+TABLE = Path(__file__).resolve().parents[1] / "pallas_compat" / "facts" / "tpu_chips.json"
 
 
 def plain(value: Any) -> Any:

@@ -5,8 +5,8 @@ import dataclasses
 import pytest
 
 from pallas_compat import pl
-from pallas_compat._block_spec import Element, Squeezed, Unblocked, from_new_dims
-from pallas_compat._errors import RefusedArgumentError
+from pallas_compat.shim._block_spec import Element, Squeezed, Unblocked, from_new_dims
+from pallas_compat.shim._errors import RefusedArgumentError
 
 pytestmark = pytest.mark.filterwarnings("ignore::pallas_compat.PallasCompatDeprecationWarning")
 

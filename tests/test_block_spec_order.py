@@ -1,11 +1,11 @@
-"""pallas_compat._block_spec_order: the argument order of a BlockSpec call, from the source."""
+"""pallas_compat.rules._argument_order: the argument order of a BlockSpec call, from the source."""
 
 from __future__ import annotations
 
 import libcst as cst
 import pytest
 
-from pallas_compat._block_spec_order import EMPTY, Bindings, block_spec_order
+from pallas_compat.rules._argument_order import EMPTY, Bindings, block_spec_order
 
 MODULE = """\
 def index_map(i):

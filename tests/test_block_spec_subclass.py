@@ -16,9 +16,9 @@ import libcst as cst
 import numpy as np
 import pytest
 
-from pallas_compat._block_spec_subclass import mended
-from pallas_compat._facts import BLOCK_SPEC_SUBCLASS, call_form_releases, works_in
-from pallas_compat._migrate import migrate_module
+from pallas_compat.facts._table import BLOCK_SPEC_SUBCLASS, call_form_releases, works_in
+from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.rules._subclass_init import mended
 from tests.third_party import real_file
 
 UTILS = "kernels/tpu_ops/ring_attention_pallas/_utils.py"

@@ -116,7 +116,7 @@ def test_migrate_carries_on_past_a_folder_it_cannot_write(
     """The OS refuses one folder (run as root, permission bits would not: the refusal is
     simulated where the write happens): every other file is rewritten, the refused one is named
     and left as it was, the summary counts both, and the exit status is 1."""
-    from pallas_compat import _migrate_command
+    from pallas_compat.lint import _migrate_command
 
     for folder in ("locked", "open"):
         (tmp_path / folder).mkdir()

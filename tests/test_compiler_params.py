@@ -7,8 +7,8 @@ import pytest
 
 import pallas_compat
 from pallas_compat import pltpu, pltriton
-from pallas_compat._compiler_params import LegacyCompilerParams, adapt_fields, normalize
-from pallas_compat._warnings import forget_warnings
+from pallas_compat.shim._compiler_params import LegacyCompilerParams, adapt_fields, normalize
+from pallas_compat.shim._warnings import forget_warnings
 
 HINTS = frozenset({"dimension_semantics"})
 

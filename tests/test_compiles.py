@@ -132,7 +132,7 @@ def test_doctor_never_says_a_file_runs_with_pallas_compat_where_it_does_not_comp
     compile on its own release either): the old for_loop fill made this false."""
     from kernels.corpus._doctor_uses import uses_in
     from kernels.thirdparty._cases import cases
-    from pallas_compat._doctor_ranges import with_shim_on
+    from pallas_compat.lint._runs_on import with_shim_on
     from tests.third_party import real_file
 
     results = committed("thirdparty")

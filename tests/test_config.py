@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pallas_compat._config import Config, ConfigError, find_pyproject, load
+from pallas_compat.lint._config import Config, ConfigError, find_pyproject, load
 
 
 def project(tmp_path: Path, table: str) -> Path:

@@ -269,7 +269,7 @@ def test_a_route_that_ends_early_still_takes_patch_back(tmp_path: Path) -> None:
     """A patched route whose kernel needs what the environment lacks returns at once; the
     next case must not run patched."""
     from kernels.corpus._run import Dependency, attempt
-    from pallas_compat._patch import patched
+    from pallas_compat.shim._patch import patched
 
     def missing() -> object:
         raise Dependency("imports something gone")

@@ -8,7 +8,7 @@ from typing import Any
 import jax
 import libcst as cst
 
-from pallas_compat._migrate import migrate_module
+from pallas_compat.lint._migrate import migrate_module
 
 #: Shaped like JAX 0.4.35's ``tpu/flash_attention.py`` (``_fwd_cost_estimate``).
 OLD = textwrap.dedent(

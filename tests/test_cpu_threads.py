@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pallas_compat import _cpu_threads
-from pallas_compat._cpu_threads import THREAD_COUNT_ENV, keep_callbacks_unblocked
+from pallas_compat import _cpus
+from pallas_compat.shim._cpu_threads import THREAD_COUNT_ENV, keep_callbacks_unblocked
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -21,21 +21,21 @@ def unset(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 
 
 def test_one_cpu_gets_two_client_threads(unset: pytest.MonkeyPatch) -> None:
-    unset.setattr(_cpu_threads, "usable_cpus", lambda: 1)
+    unset.setattr(_cpus, "usable_cpus", lambda: 1)
     assert keep_callbacks_unblocked() == {"PJRT_NPROC": "2"}
     assert os.environ["PJRT_NPROC"] == "2"
     assert keep_callbacks_unblocked() == {}
 
 
 def test_the_users_thread_count_wins(unset: pytest.MonkeyPatch) -> None:
-    unset.setattr(_cpu_threads, "usable_cpus", lambda: 1)
+    unset.setattr(_cpus, "usable_cpus", lambda: 1)
     unset.setenv("NPROC", "1")
     assert keep_callbacks_unblocked() == {}
     assert "PJRT_NPROC" not in os.environ
 
 
 def test_two_cpus_are_left_as_they_are(unset: pytest.MonkeyPatch) -> None:
-    unset.setattr(_cpu_threads, "usable_cpus", lambda: 2)
+    unset.setattr(_cpus, "usable_cpus", lambda: 2)
     assert keep_callbacks_unblocked() == {}
     assert not any(name in os.environ for name in THREAD_COUNT_ENV)
 

@@ -11,11 +11,10 @@ import libcst as cst
 import pytest
 
 import pallas_compat
-from pallas_compat._errors import installed_jax
-from pallas_compat._facts import DICT_PARAMS, call_form_releases
-from pallas_compat._migrate import MARKER, migrate_module
-from pallas_compat._source import find_uses
-from pallas_compat._target import asked_of
+from pallas_compat.facts._table import DICT_PARAMS, call_form_releases, installed_jax
+from pallas_compat.facts._target import asked_of
+from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._migrate import MARKER, migrate_module
 from tests.third_party import case, load_case
 
 HELPER = """\

@@ -9,8 +9,8 @@ import libcst as cst
 import pytest
 
 from kernels.corpus import _doctor_uses, _memo, _package
-from pallas_compat import _migrate
-from pallas_compat._source import find_uses
+from pallas_compat.lint import _migrate
+from pallas_compat.lint._finder import find_uses
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 #: One release of each era of the shim: dict params only, TPUCompilerParams, the newest.

@@ -1,10 +1,10 @@
-"""pallas_compat._enum_view: an old enum name, with the members JAX moved out of it."""
+"""pallas_compat.shim._enum_view: an old enum name, with the members JAX moved out of it."""
 
 from __future__ import annotations
 
 import enum
 
-from pallas_compat._enum_view import enum_view
+from pallas_compat.shim._enum_view import enum_view
 
 ANY = object()
 

@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from pallas_compat._env import LIBTPU_OFFLINE_ENV, keep_libtpu_offline
+from pallas_compat.shim._libtpu_env import LIBTPU_OFFLINE_ENV, keep_libtpu_offline
 
 
 def test_importing_the_package_keeps_libtpu_on_loopback() -> None:

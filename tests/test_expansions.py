@@ -1,11 +1,11 @@
-"""pallas_compat._expansions: what a plain import scan misses, for doctor and migrate."""
+"""pallas_compat.rules._expansions: what a plain import scan misses, for doctor and migrate."""
 
 from __future__ import annotations
 
 import libcst as cst
 
-from pallas_compat._migrate import migrate_module
-from pallas_compat._source import UseState, find_uses
+from pallas_compat.lint._finder import UseState, find_uses
+from pallas_compat.lint._migrate import migrate_module
 
 STAR = """\
 from jax.experimental.pallas import *

@@ -1,11 +1,11 @@
-"""pallas_compat._facade: a facade counts as its native class, whatever metaclass that has."""
+"""pallas_compat.shim._facade: a facade counts as its native class, whatever metaclass that has."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Protocol, runtime_checkable
 
-from pallas_compat._facade import facade
+from pallas_compat.shim._facade import facade
 
 
 @runtime_checkable

@@ -1,4 +1,4 @@
-"""pallas_compat._fills: every spelling of a renamed or moved API is one object everywhere."""
+"""pallas_compat.shim._fills: every spelling of a renamed or moved API is one object everywhere."""
 
 from __future__ import annotations
 
@@ -6,12 +6,13 @@ import warnings
 
 import pytest
 
-from pallas_compat import _api, _fills
-from pallas_compat._errors import PallasCompatError
-from pallas_compat._facts import NAMESPACE_OF, PL, Location, renames
-from pallas_compat._namespace import fills_of
-from pallas_compat._resolve import find
-from pallas_compat._warnings import PallasCompatDeprecationWarning, forget_warnings
+from pallas_compat.facts._registry import renames
+from pallas_compat.facts._table import NAMESPACE_OF, PL, Location
+from pallas_compat.shim import _fills, _namespaces
+from pallas_compat.shim._errors import PallasCompatError
+from pallas_compat.shim._module_like import fills_of
+from pallas_compat.shim._resolve import find
+from pallas_compat.shim._warnings import PallasCompatDeprecationWarning, forget_warnings
 
 #: The generic fill's closures are named after it (a rename of it must not empty the cases).
 GENERIC = f"{_fills.renamed_fills.__qualname__}."
@@ -27,7 +28,7 @@ def spellings() -> list[tuple[str, str, str]]:
             alias = NAMESPACE_OF.get(loc.module)
             if loc.private or alias is None:
                 continue
-            fill = fills_of(_api.namespace(alias)).get(loc.attr)
+            fill = fills_of(_namespaces.namespace(alias)).get(loc.attr)
             if fill is not None and fill.__qualname__.startswith(GENERIC):
                 found.append((feature.title, alias, loc.attr))
     return sorted(set(found))
@@ -45,7 +46,7 @@ def test_each_spelling_serves_whichever_name_this_jax_has(
     natives = [
         find(loc)[1] for loc in feature.locations if find(loc)[0] in ("present", "deprecated")
     ]
-    space = _api.namespace(alias)
+    space = _namespaces.namespace(alias)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -66,12 +67,12 @@ def test_an_old_name_warns_once_with_the_new_spelling_a_new_name_never_warns() -
     )  # pltpu.semaphore_signal (to 0.10.2), pl.semaphore_signal (0.6.0 on)
     has_old, has_new = (find(loc)[0] in ("present", "deprecated") for loc in (old, new))
     for loc, alias in ((old, "pltpu"), (new, "pl")):
-        _api.namespace(alias).__dict__.pop(loc.attr, None)
+        _namespaces.namespace(alias).__dict__.pop(loc.attr, None)
     forget_warnings()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        served_old = getattr(_api.namespace("pltpu"), old.attr)
-        served_new = getattr(_api.namespace("pl"), new.attr)
+        served_old = getattr(_namespaces.namespace("pltpu"), old.attr)
+        served_new = getattr(_namespaces.namespace("pl"), new.attr)
     ours = [
         str(w.message) for w in caught if issubclass(w.category, PallasCompatDeprecationWarning)
     ]
@@ -117,7 +118,9 @@ def test_renamed_keywords_reach_the_function_by_its_own_names() -> None:
 
 def test_cost_estimate_takes_the_float_counts_cost_analysis_gives() -> None:
     """JAX 0.4.35's TPU flash attention passes ``cost_analysis()["flops"]`` (a float) on."""
-    made = _api.namespace("pl").CostEstimate(flops=3.0, transcendentals=1, bytes_accessed=2.0)
+    made = _namespaces.namespace("pl").CostEstimate(
+        flops=3.0, transcendentals=1, bytes_accessed=2.0
+    )
     native = find(Location(PL, "CostEstimate"))[1]
     if isinstance(native, type):
         assert type(made) is native
@@ -133,7 +136,7 @@ def test_new_masked_access_on_every_release() -> None:
     import jax.numpy as jnp
     import numpy as np
 
-    pl, pltriton = _api.namespace("pl"), _api.namespace("pltriton")
+    pl, pltriton = _namespaces.namespace("pl"), _namespaces.namespace("pltriton")
 
     def kernel(x_ref, o_ref):  # type: ignore[no-untyped-def]
         keep = jnp.arange(8) < 6
@@ -153,7 +156,7 @@ def test_loop_on_every_release() -> None:
     import jax.numpy as jnp
     import numpy as np
 
-    pl = _api.namespace("pl")
+    pl = _namespaces.namespace("pl")
     assert pl.loop(1, 10, step=3, init_carry=0)(lambda i, total: total + i) == 12
 
     def kernel(x_ref, o_ref):  # type: ignore[no-untyped-def]

@@ -9,8 +9,8 @@ import ast
 import libcst as cst
 import pytest
 
-from pallas_compat._for_loop import migrate_for_loop
-from pallas_compat._migrate import migrate_module
+from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.rules._for_loop_module import migrate_for_loop
 from tests.third_party import real_file
 
 IMPORTS = "jax._src.lax.control_flow"

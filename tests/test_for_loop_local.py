@@ -18,7 +18,7 @@ import pytest
 
 import pallas_compat
 from pallas_compat import pl, pltriton
-from pallas_compat._for_loop_local import for_loop
+from pallas_compat.shim._for_loop_local import for_loop
 
 pytestmark = pytest.mark.release
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from packaging.version import Version
 
-from pallas_compat._anchors import form_anchor, name_anchor
 from pallas_compat._cli import main as compat_main
-from pallas_compat._facts import DICT_PARAMS, WRITE_INSTEAD, Location
+from pallas_compat.facts._anchors import form_anchor, name_anchor
+from pallas_compat.facts._table import DICT_PARAMS, WRITE_INSTEAD, Location
 from report import _changes
 from report._cli import main
 from report._guide import ChangeKind, guide
@@ -45,7 +45,7 @@ def releases_where(snapshots: dict, module: str, name: str, states: tuple[str, .
     return [r for r, s in snapshots.items() if _changes.state(s, module, name)[0] in states]
 
 
-SCAN = json.loads((REPO / "pallas_compat" / "release_ranges.json").read_text())
+SCAN = json.loads((REPO / "pallas_compat" / "facts" / "release_ranges.json").read_text())
 
 
 def scanned_first_after(spans: list[list[str]]) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import kernels._cli
-import pallas_compat._atomic
+import pallas_compat._file_writes
 from common import CORPUS_SCHEMA
 from kernels._cli import split_modes
 from pallas_compat._cli import main as compat_main
@@ -330,7 +330,7 @@ def kept_file(stderr: str) -> Path:
 def test_kernels_results_survive_a_failed_final_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(pallas_compat._atomic, "write_atomic", failing_write)
+    monkeypatch.setattr(pallas_compat._file_writes, "write_atomic", failing_write)
     out = tmp_path / "results.json"
     assert kernels._cli.main(["--only", "add", "--modes", "interpret", "--out", str(out)]) == 1
     err = capsys.readouterr().err
@@ -347,7 +347,7 @@ def test_probe_snapshot_survives_a_failed_final_write(tmp_path: Path) -> None:
     # A fresh process: forking probe workers from one whose JAX backend already runs is unsafe.
     out = tmp_path / "snapshot.json"
     code = (
-        "import sys, pallas_compat._atomic as atomic, probes._cli as cli\n"
+        "import sys, pallas_compat._file_writes as atomic, probes._cli as cli\n"
         "def failing_write(path, data): raise OSError(28, 'No space left on device')\n"
         "atomic.write_atomic = failing_write\n"
         f"sys.exit(cli.main(['--groups', 'surface', '--quiet', '--out', {str(out)!r}]))\n"
@@ -500,12 +500,12 @@ def test_doctor_parses_only_files_that_can_use_pallas(
     benchmarks/doctor_large_file.py measures it)."""
     import libcst
 
-    import pallas_compat._source
+    import pallas_compat.lint._finder
 
     (tmp_path / "plain.py").write_text("import numpy as np\n" * 2000)
     (tmp_path / "kernel.py").write_text(KERNEL_SOURCE)
     parsed, collector = [], []
-    real_parse, real_find = libcst.parse_module, pallas_compat._source.find_uses
+    real_parse, real_find = libcst.parse_module, pallas_compat.lint._finder.find_uses
     monkeypatch.setattr(
         libcst, "parse_module", lambda data: parsed.append(data) or real_parse(data)
     )
@@ -514,7 +514,7 @@ def test_doctor_parses_only_files_that_can_use_pallas(
         collector.append(gc.isenabled())
         return real_find(path, module)
 
-    monkeypatch.setattr(pallas_compat._source, "find_uses", find_uses)
+    monkeypatch.setattr(pallas_compat.lint._finder, "find_uses", find_uses)
     assert compat_main(["doctor", str(tmp_path), *TARGET]) == 1
     assert "1 uses of drifted Pallas APIs in 2 files" in capsys.readouterr().out
     assert parsed == [KERNEL_SOURCE.encode()]

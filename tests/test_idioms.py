@@ -25,8 +25,8 @@ from packaging.version import Version
 from common import CorpusStatus
 from kernels.corpus._package import Tree
 from kernels.corpus._run import ROUTES, attempt, load
-from pallas_compat._migrate import MARKER, migrate_module
-from pallas_compat._source import find_uses
+from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._migrate import MARKER, migrate_module
 
 IDIOMS = Path(__file__).parent / "fixtures" / "idioms"
 INSTALLED = Version(jax.__version__)
@@ -105,7 +105,7 @@ def interpreter_refuses_0d_atomics() -> bool:
     """JAX 0.8.0 on: the interpreter's ``atomic_rmw`` cannot index a 0-d ref (found by
     trying, as the shim does)."""
     from pallas_compat import pltriton
-    from pallas_compat._atomics import interpreter_takes_0d
+    from pallas_compat.shim._atomic_ops import interpreter_takes_0d
 
     native = getattr(pltriton, "atomic_add", None)
     return native is not None and not interpreter_takes_0d(native.__wrapped__)

@@ -8,8 +8,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from pallas_compat._import_tidy import module_bindings, name_uses, text_name_uses
-from pallas_compat._migrate import Migration, migrate_module
+from pallas_compat.lint._import_tidy import module_bindings, name_uses, text_name_uses
+from pallas_compat.lint._migrate import Migration, migrate_module
 
 REPEAT = """\
 import jax.numpy as jnp

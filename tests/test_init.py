@@ -17,8 +17,10 @@ EXPECTED = {
     "Resolved",
     "UnsupportedFeatureError",
     "__version__",
+    "deprecation_table",
     "enable_x64",
     "features",
+    "find",
     "interpret",
     "lower",
     "patch",
@@ -67,34 +69,6 @@ def test_features_records_are_plain_data() -> None:
         "resolves_to": "pl.pallas_call",
         "modern": "pl.pallas_call",
     }
-
-
-def test_type_checkers_see_the_modules_the_namespaces_wrap() -> None:
-    """The ``TYPE_CHECKING`` imports name, for each namespace, the first JAX module it wraps."""
-    import ast
-    from pathlib import Path
-
-    from pallas_compat._fills import NAMESPACES
-
-    tree = ast.parse(Path(pallas_compat.__file__).read_text())
-    block = next(
-        node
-        for node in tree.body
-        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
-    )
-    seen = {
-        alias.asname: f"{node.module}.{alias.name}"
-        if node.module != "jax.experimental"
-        else f"jax.experimental.{alias.name}"
-        for node in block.body
-        if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-    }
-    from pallas_compat._api import SPELLINGS
-
-    pallas = {name: target for name, target in SPELLINGS.items() if name.startswith("pl")}
-    wrapped = {name: NAMESPACES[target][0][0] for name, target in pallas.items()}
-    assert seen == wrapped
 
 
 def test_import_stays_light() -> None:

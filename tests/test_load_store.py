@@ -13,8 +13,8 @@ import libcst as cst
 import numpy as np
 import pytest
 
-from pallas_compat._load_store import canonical
-from pallas_compat._migrate import MARKER, migrate_module
+from pallas_compat.lint._migrate import MARKER, migrate_module
+from pallas_compat.rules._load_store_calls import canonical
 from tests.third_party import real_file
 
 

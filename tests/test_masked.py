@@ -1,11 +1,11 @@
-"""pallas_compat._masked: an overhanging masked static slice becomes index arrays."""
+"""pallas_compat.shim._masked: an overhanging masked static slice becomes index arrays."""
 
 from __future__ import annotations
 
 import numpy as np
 from jax.experimental import pallas as pl
 
-from pallas_compat._masked import as_index_arrays
+from pallas_compat.shim._masked import as_index_arrays
 
 
 def test_only_an_overhanging_static_slice_is_rewritten() -> None:

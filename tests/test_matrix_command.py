@@ -1,4 +1,4 @@
-"""pallas_compat/_matrix_command.py: ``pallas-compat matrix`` on a small example project (two
+"""pallas_compat/matrix/_command.py: ``pallas-compat matrix`` on a small example project (two
 kernels, one written for JAX 0.4.30), over three releases by every route, as a user runs it;
 and its bad input, each one line and exit status 2 with nothing left behind."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pallas_compat._facts import release_ranges, works_in
+from pallas_compat.facts._table import release_ranges, works_in
 from tests.conftest import REPO
 from tests.test_hostile_input import sigint_as_from_a_terminal
 
@@ -314,11 +314,11 @@ def test_emit_github_is_a_workflow_that_runs_the_same_matrix(tmp_path: Path) -> 
 def test_a_release_without_an_interpreter_says_so_in_its_cell(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pallas_compat import _matrix_command
-    from pallas_compat._matrix_command import Plan, run_one
-    from pallas_compat._matrix_routes import Route
+    from pallas_compat.matrix import _command
+    from pallas_compat.matrix._command import Plan, run_one
+    from pallas_compat.matrix._routes import Route
 
-    monkeypatch.setattr(_matrix_command, "first_interpreter", lambda minors: None)
+    monkeypatch.setattr(_command, "first_interpreter", lambda minors: None)
     plan = Plan(EXAMPLE, ["pytest"], ("0.12.0.1",), (Route.NATIVE,), (), (), tmp_path / "base")
     run = run_one(plan, "0.12.0.1", Route.NATIVE)
     assert run.status == "no python" and run.summary() == "no python"

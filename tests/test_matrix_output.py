@@ -1,12 +1,12 @@
-"""pallas_compat/_matrix_output.py: the terminal table and the whole-file output."""
+"""pallas_compat/matrix/_output.py: the terminal table and the whole-file output."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from pallas_compat._matrix_output import render, write_output
-from pallas_compat._matrix_results import FORMAT, Run, Status
+from pallas_compat.matrix._output import render, write_output
+from pallas_compat.matrix._results import FORMAT, Run, Status
 
 
 def test_table_columns_line_up_and_failures_follow() -> None:

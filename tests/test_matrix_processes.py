@@ -1,4 +1,4 @@
-"""pallas_compat/_matrix_processes.py: stopping a run stops each child's whole process group,
+"""pallas_compat/matrix/_processes.py: stopping a run stops each child's whole process group,
 and nothing starts after."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pallas_compat import _matrix_processes as processes
+from pallas_compat.matrix import _processes as processes
 
 
 def test_stop_all_ends_children_and_grandchildren(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""pallas_compat/_matrix_releases.py: which releases ``matrix --jax`` names, and their Python."""
+"""pallas_compat/matrix/_releases.py: which releases ``matrix --jax`` names, and their Python."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import json
 import pytest
 from packaging.specifiers import SpecifierSet
 
-from pallas_compat._facts import scanned_releases
-from pallas_compat._matrix_releases import (
+from pallas_compat._usage import UsageError
+from pallas_compat.facts._table import scanned_releases
+from pallas_compat.matrix._releases import (
     default_releases,
     pythons_for,
     releases_of,
     requires_python,
 )
-from pallas_compat._settings import UsageError
 from tests.conftest import REPO
 
 MATRIX = json.loads((REPO / "jax-matrix.json").read_text())

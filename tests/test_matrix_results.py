@@ -1,4 +1,4 @@
-"""pallas_compat/_matrix_results.py: a run's tests read from the JUnit XML real pytest writes,
+"""pallas_compat/matrix/_results.py: a run's tests read from the JUnit XML real pytest writes,
 and runs merged from the JSON of several shards."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pallas_compat._matrix_results import (
+from pallas_compat._usage import UsageError
+from pallas_compat.matrix._results import (
     Failure,
     Run,
     Status,
@@ -19,7 +20,6 @@ from pallas_compat._matrix_results import (
     merged,
     read_junit,
 )
-from pallas_compat._settings import UsageError
 
 SUITE = {
     "pkg/kernel.py": "def kernel(x):\n    return x.missing\n",

@@ -1,4 +1,4 @@
-"""pallas_compat/_matrix_routes.py: each route's copy of the project and its variables."""
+"""pallas_compat/matrix/_routes.py: each route's copy of the project and its variables."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pallas_compat._matrix_routes import (
+from pallas_compat._usage import UsageError
+from pallas_compat.matrix._routes import (
     PLUGIN,
     SITECUSTOMIZE,
     Route,
@@ -17,7 +18,6 @@ from pallas_compat._matrix_routes import (
     route_variables,
     routes_of,
 )
-from pallas_compat._settings import UsageError
 
 
 def test_routes_keep_their_order_and_refuse_unknown_ones() -> None:

@@ -105,7 +105,7 @@ def test_the_shim_route_is_kept_once_for_every_target_and_migrate_per_target(fol
 def test_doctors_uses_from_the_cache_are_those_found(folder: Path) -> None:
     import libcst as cst
 
-    from pallas_compat._source import find_uses
+    from pallas_compat.lint._finder import find_uses
 
     found = find_uses("", cst.parse_module(OLD))
     assert {u.api for u in found} >= {"pl.load", "pl.store", "pltpu.TPUCompilerParams"}

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from packaging.version import Version
 
-from pallas_compat._errors import installed_jax
-from pallas_compat._migrate import MARKER, Migration, migrate_module
-from pallas_compat._source import find_uses
-from tests.test_source import BOUND
+from pallas_compat.facts._table import installed_jax
+from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._migrate import MARKER, Migration, migrate_module
+from tests.test_finder import BOUND
 
 FIXTURE = Path(__file__).parent / "fixtures" / "migrate" / "old_kernels.py"
 RNG = np.random.default_rng(3)
@@ -272,14 +272,14 @@ def test_targets_that_need_the_same_rewrite_first_share_its_tree(
 def test_a_pass_for_text_the_file_lacks_never_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ``cost_analysis()[0]`` pass rewrites only what names ``cost_analysis``: a file
     without it skips the pass (and the codegen its own check costs) for every target."""
-    from pallas_compat import _cost_analysis
+    from pallas_compat.rules import _cost_analysis_index
 
     def refused(module: cst.Module) -> cst.Module:
         raise AssertionError("the cost_analysis pass ran")
 
     source = (REAL / "jax_0_4_30" / "gmm.py").read_text()
     assert "cost_analysis" not in source
-    monkeypatch.setattr(_cost_analysis, "without_old_indexing", refused)
+    monkeypatch.setattr(_cost_analysis_index, "without_old_indexing", refused)
     Migration(cst.parse_module(source)).to("0.12.0.1")
     with pytest.raises(AssertionError, match="the cost_analysis pass ran"):
         Migration(cst.parse_module(source + "cost = f.cost_analysis()[0]\n")).to("0.12.0.1")

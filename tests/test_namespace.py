@@ -6,7 +6,7 @@ import pytest
 
 import pallas_compat
 from pallas_compat import pl
-from pallas_compat._namespace import Namespace
+from pallas_compat.shim._module_like import Namespace
 
 native_pl = importlib.import_module("jax.experimental.pallas")
 
@@ -27,7 +27,7 @@ def test_unknown_name_is_an_attribute_error() -> None:
 
 
 def test_missing_feature_error_says_what_to_do() -> None:
-    from pallas_compat._errors import missing
+    from pallas_compat.shim._errors import missing
 
     error = missing(pallas_compat.FEATURES_BY_KEY["tpu_simulator"], "pltpu.InterpretParams")
     assert isinstance(error, AttributeError) and isinstance(error, pallas_compat.PallasCompatError)
@@ -40,7 +40,7 @@ def test_a_namespace_without_its_module() -> None:
     """Where the wrapped JAX module does not import (Mosaic GPU on some releases), a name is
     ``MissingFeatureError`` (the shim's contract, still an ``AttributeError``); dunders stay
     plain ``AttributeError`` (``copy``, ``pickle`` and ``hasattr`` probe those)."""
-    from pallas_compat._errors import MissingFeatureError
+    from pallas_compat.shim._errors import MissingFeatureError
 
     space = Namespace("pallas_compat.none", None, {})
     with pytest.raises(MissingFeatureError, match="does not import on the installed JAX"):
@@ -64,7 +64,7 @@ def test_a_name_this_jax_lacks_says_which_releases_have_it() -> None:
     import pytest
 
     from pallas_compat import pl
-    from pallas_compat._errors import MissingFeatureError
+    from pallas_compat.shim._errors import MissingFeatureError
 
     assert not hasattr(pl, "no_such_name_anywhere")
     with pytest.raises(MissingFeatureError, match="no scanned JAX release has it"):
@@ -76,7 +76,7 @@ def test_a_name_outside_pallas_claims_nothing_of_other_releases() -> None:
     import pytest
 
     from pallas_compat import dtypes
-    from pallas_compat._errors import MissingFeatureError
+    from pallas_compat.shim._errors import MissingFeatureError
 
     with pytest.raises(MissingFeatureError, match="the release scan covers Pallas, not jax") as e:
         dtypes.no_such_name_anywhere  # noqa: B018
@@ -89,7 +89,7 @@ def test_estimate_cost_before_its_release() -> None:
     import pytest
 
     from pallas_compat import pl
-    from pallas_compat._errors import MissingFeatureError
+    from pallas_compat.shim._errors import MissingFeatureError
 
     native = importlib.import_module("jax.experimental.pallas")
     if hasattr(native, "estimate_cost"):
@@ -105,9 +105,9 @@ def test_a_function_with_renamed_keywords_this_jax_lacks_says_which_releases_hav
     import pytest
     from packaging.version import Version
 
-    from pallas_compat import _api
-    from pallas_compat._errors import MissingFeatureError
-    from pallas_compat._facts import KEYWORD_RENAMES, NAMESPACE_OF, Location
+    from pallas_compat.facts._table import KEYWORD_RENAMES, NAMESPACE_OF, Location
+    from pallas_compat.shim import _namespaces
+    from pallas_compat.shim._errors import MissingFeatureError
     from tests.conftest import installed_jax
 
     functions = [(m, n) for m, n in KEYWORD_RENAMES if n[0].islower() and m in NAMESPACE_OF]
@@ -115,7 +115,7 @@ def test_a_function_with_renamed_keywords_this_jax_lacks_says_which_releases_hav
     for module, name in functions:
         spans = Location(module, name).releases
         here = any(Version(a) <= installed_jax() <= Version(b) for a, b in spans)
-        space = _api.namespace(NAMESPACE_OF[module])
+        space = _namespaces.namespace(NAMESPACE_OF[module])
         if here:
             assert callable(getattr(space, name))
             continue

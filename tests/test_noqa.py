@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pallas_compat._noqa import noqa_lines, silenced, silenced_in
+from pallas_compat.lint._noqa import noqa_lines, silenced, silenced_in
 
 SOURCE = b"""\
 a = 1  # noqa

@@ -66,7 +66,7 @@ def test_the_noxfile_and_fetch_libraries_load_without_numpy_or_jax() -> None:
 def test_the_editable_install_nox_makes_exposes_pallas_compat_only(tmp_path: Path) -> None:
     """hatch's exact dev mode: the checkout's top-level common, kernels, probes and report
     are not importable names in the session's (or a user's) environment."""
-    from pallas_compat._matrix_env import uv
+    from pallas_compat.matrix._environments import uv
 
     venv = tmp_path / "venv"
     for command in (

@@ -20,14 +20,17 @@ import libcst as cst
 import pytest
 
 import pallas_compat
-from pallas_compat import _api, _facts, _registry, _source, _uses, rules
+from pallas_compat import rules
 from pallas_compat._cli import main as compat_main
-from pallas_compat._errors import PallasCompatError
-from pallas_compat._facts import PL, TPU, Feature, Location
-from pallas_compat._migrate import migrate_module
-from pallas_compat._patch import patch, unpatch
-from pallas_compat._resolve import find
-from pallas_compat._served import served_table
+from pallas_compat.facts import _registry, _table
+from pallas_compat.facts._table import PL, TPU, Feature, Location
+from pallas_compat.lint import _finder
+from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.rules import _use
+from pallas_compat.shim import _namespaces
+from pallas_compat.shim._errors import PallasCompatError
+from pallas_compat.shim._patch import patch, unpatch
+from pallas_compat.shim._resolve import find
 from report._guide import ChangeKind, call_forms, name_change
 from report._load import load_snapshot
 from report._surface import Surface
@@ -41,7 +44,7 @@ SOURCE = "from jax.experimental.pallas import tpu as pltpu\nspace = pltpu.FAKE_A
 
 
 def caches() -> None:
-    _api.namespace.cache_clear()
+    _namespaces.namespace.cache_clear()
     for name in ("pl", "pltpu", "pltriton", "plmgpu", "plgpu"):  # the package caches them too
         vars(pallas_compat).pop(name, None)
     _registry.reset()
@@ -49,21 +52,18 @@ def caches() -> None:
 
 @pytest.fixture
 def fake_rename(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(_facts, "FEATURES", (*_facts.FEATURES, FAKE))
-    names = _facts.release_ranges()["names"]  # what a rescan would add
+    monkeypatch.setattr(_table, "FEATURES", (*_table.FEATURES, FAKE))
+    names = _table.release_ranges()["names"]  # what a rescan would add
     names[f"{OLD.module}:{OLD.attr}"] = {
         "releases": [["0.4.30", "0.4.33"]],
         "message": None,
         "moved_to": None,
     }
-    served = served_table()["namespaces"]["pltpu"]  # what a re-measure would add
-    served[OLD.attr] = [["0.4.30", "0.12.0.1"]]
     caches()
     try:
         yield
     finally:
         del names[f"{OLD.module}:{OLD.attr}"]
-        del served[OLD.attr]
         caches()
 
 
@@ -77,9 +77,9 @@ def test_the_shim_serves_it(fake_rename: None) -> None:
         warnings.simplefilter("always")
         if native_any() is None:
             with pytest.raises(PallasCompatError, match="FAKE_ANY"):
-                _api.namespace("pltpu").FAKE_ANY  # noqa: B018
+                _namespaces.namespace("pltpu").FAKE_ANY  # noqa: B018
             return
-        assert _api.namespace("pltpu").FAKE_ANY is native_any()
+        assert _namespaces.namespace("pltpu").FAKE_ANY is native_any()
     assert any(
         "pltpu.FAKE_ANY" in str(w.message) and "Write: pl.ANY" in str(w.message) for w in caught
     )
@@ -97,7 +97,7 @@ def test_patch_installs_it(fake_rename: None) -> None:
 
 
 def test_doctor_and_migrate_follow_it(fake_rename: None) -> None:
-    (use,) = _source.find_uses("fake.py", cst.parse_module(SOURCE))
+    (use,) = _finder.find_uses("fake.py", cst.parse_module(SOURCE))
     assert use.api == "pltpu.FAKE_ANY" and use.breaks_on("0.12.0.1") and not use.breaks_on("0.4.30")
     out = migrate_module(cst.parse_module(SOURCE), "0.12.0.1").code
     assert "space = pl.ANY\n" in out and "from jax.experimental import pallas as pl" in out
@@ -118,7 +118,7 @@ def test_the_upgrade_guide_says_what_to_write(fake_rename: None) -> None:
 
 # -- a rename of a class the table already has: pltpu.CompilerParams -> pltpu.MosaicParams
 
-PARAMS = _facts.FEATURES_BY_KEY["tpu_compiler_params"]
+PARAMS = _table.FEATURES_BY_KEY["tpu_compiler_params"]
 MOSAIC = Location(TPU, "MosaicParams")
 RENAMED_PARAMS = dataclasses.replace(PARAMS, locations=(*PARAMS.locations, MOSAIC))
 SNAPSHOTS = REPO / "reports" / "snapshots"
@@ -128,10 +128,10 @@ SNAPSHOTS = REPO / "reports" / "snapshots"
 def params_renamed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The table entry, and what a rescan would record: ``CompilerParams`` up to 0.12.0,
     ``MosaicParams`` in 0.12.0.1."""
-    features = tuple(RENAMED_PARAMS if f.key == PARAMS.key else f for f in _facts.FEATURES)
-    monkeypatch.setattr(_facts, "FEATURES", features)
-    monkeypatch.setitem(_facts.FEATURES_BY_KEY, PARAMS.key, RENAMED_PARAMS)
-    locations = _facts.release_ranges()["locations"]
+    features = tuple(RENAMED_PARAMS if f.key == PARAMS.key else f for f in _table.FEATURES)
+    monkeypatch.setattr(_table, "FEATURES", features)
+    monkeypatch.setitem(_table.FEATURES_BY_KEY, PARAMS.key, RENAMED_PARAMS)
+    locations = _table.release_ranges()["locations"]
     saved = copy.deepcopy(locations)
     locations[f"{TPU}:CompilerParams"] = [["0.6.2", "0.12.0"]]
     locations[f"{TPU}:MosaicParams"] = [["0.12.0.1", "0.12.0.1"]]
@@ -152,7 +152,7 @@ def test_doctor_advises_the_new_name(params_renamed: None) -> None:
         "b = pltpu.CompilerParams(vmem_limit_bytes=1)\n"
         "c = pl.pallas_call(k, out_shape=s, compiler_params={'mosaic': {'vmem_limit_bytes': 1}})\n"
     )
-    uses = _source.find_uses("k.py", cst.parse_module(source))
+    uses = _finder.find_uses("k.py", cst.parse_module(source))
     old, current, mapping = (u for u in uses if u.code in ("PAL101", "PAL204"))
     assert old.hint.startswith("pltpu.MosaicParams(dimension_semantics=")
     assert current.api == "pltpu.CompilerParams" and current.breaks_on("0.12.0.1")
@@ -172,7 +172,7 @@ def test_the_shim_and_patch_serve_the_new_name(params_renamed: None) -> None:
     stand-in for the dict form)."""
     import jax.experimental.pallas.tpu as tpu
 
-    shim = _api.namespace("pltpu")
+    shim = _namespaces.namespace("pltpu")
     made = type(shim.CompilerParams(vmem_limit_bytes=1))
     assert type(shim.MosaicParams(vmem_limit_bytes=1)) is made
     patch()
@@ -195,15 +195,13 @@ def test_the_guide_says_to_write_the_new_name(params_renamed: None) -> None:
 
 @pytest.fixture
 def keyword_removed() -> Iterator[None]:
-    ranges = _facts.release_ranges()
+    ranges = _table.release_ranges()
     spans = [["0.4.30", "0.9.0"]]
     ranges["keywords"][f"{PL}:pallas_call"]["fake_flag"] = spans
-    ranges["pallas_call_keywords"]["fake_flag"] = spans
     try:
         yield
     finally:
         del ranges["keywords"][f"{PL}:pallas_call"]["fake_flag"]
-        del ranges["pallas_call_keywords"]["fake_flag"]
 
 
 KEYWORD_SOURCE = (
@@ -213,7 +211,7 @@ KEYWORD_SOURCE = (
 
 
 def test_doctor_and_migrate_follow_a_keyword_that_went(keyword_removed: None) -> None:
-    (use,) = _source.find_uses("k.py", cst.parse_module(KEYWORD_SOURCE))
+    (use,) = _finder.find_uses("k.py", cst.parse_module(KEYWORD_SOURCE))
     assert use.code == "PAL207" and use.api == "pallas_call(fake_flag=...)"
     assert use.breaks_on("0.12.0.1") and not use.breaks_on("0.9.0")
     assert "exists in JAX 0.4.30-0.9.0" in use.hint
@@ -236,7 +234,7 @@ def test_the_shim_refuses_a_keyword_the_release_lacks(keyword_removed: None) -> 
     import jax
     import jax.numpy as jnp
 
-    from pallas_compat._errors import RefusedArgumentError
+    from pallas_compat.shim._errors import RefusedArgumentError
 
     shape = jax.ShapeDtypeStruct((8,), jnp.float32)
     with pytest.raises(RefusedArgumentError, match="fake_flag"):
@@ -255,11 +253,11 @@ def fake_rule_module() -> types.ModuleType:
     )
 
     def is_fake(node: cst.Call, visitor: Any) -> bool:
-        return f"{PL}.fake_op" in _source.qualified(node.func, visitor)
+        return f"{PL}.fake_op" in _finder.qualified(node.func, visitor)
 
     def find_call(f: Any, node: cst.Call) -> Any:
         if is_fake(node, f):
-            return _uses.use_at(f, node, "pl.fake_op", [["0.4.30", "0.9.0"]], "pl.new_op(x)")
+            return _use.use_at(f, node, "pl.fake_op", [["0.4.30", "0.9.0"]], "pl.new_op(x)")
         return None
 
     def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> Any:

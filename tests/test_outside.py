@@ -16,8 +16,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from pallas_compat import _outside
-from pallas_compat._resolve import import_optional
+from pallas_compat.shim import _outside
+from pallas_compat.shim._resolve import import_optional
 
 NATIVE_FOR_LOOP = import_optional("jax._src.lax.control_flow.for_loop")
 

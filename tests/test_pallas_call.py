@@ -41,7 +41,7 @@ def captured_call(signature_of: object) -> tuple[object, dict[str, object]]:
     stand-in was called with."""
     import functools
 
-    from pallas_compat._pallas_call import make_pallas_call
+    from pallas_compat.shim._pallas_call import make_pallas_call
 
     seen: dict[str, object] = {}
 
@@ -63,9 +63,9 @@ def test_backend_keyword_becomes_the_backends_params(
 ) -> None:
     """``pallas_call(backend="triton")`` (0.4.35-0.9.0.1) on a pallas_call without it: the
     backend's CompilerParams type picks the same lowering."""
-    from pallas_compat._compiler_params import params_class
-    from pallas_compat._facts import BACKENDS_BY_KEY, FEATURES_BY_KEY
-    from pallas_compat._resolve import resolve
+    from pallas_compat.facts._table import BACKENDS_BY_KEY, FEATURES_BY_KEY
+    from pallas_compat.shim._compiler_params import params_class
+    from pallas_compat.shim._resolve import resolve
 
     def without_backend(kernel, out_shape, *, compiler_params=None, interpret=False): ...
 

@@ -74,7 +74,7 @@ def test_patch_is_idempotent_and_unpatch_restores_exactly(patched: dict[str, obj
 
 
 def test_patch_warns_once_per_back_fill(patched: object) -> None:
-    from pallas_compat._warnings import forget_warnings
+    from pallas_compat.shim._warnings import forget_warnings
 
     forget_warnings()
     old = fresh_old_style()
@@ -225,7 +225,7 @@ def test_concurrent_patch_and_unpatch_install_once_and_restore_exactly() -> None
 
     import jax.experimental.pallas.tpu  # noqa: F401  (imported before the baseline)
 
-    from pallas_compat import _patch
+    from pallas_compat.shim import _patch
 
     pallas_compat.namespace("pltriton")
     pallas_compat.patch(warn=False)
@@ -271,14 +271,14 @@ def test_an_old_class_name_warns_where_it_is_used(monkeypatch: pytest.MonkeyPatc
 
     import jax.experimental.pallas.tpu as tpu
 
-    from pallas_compat import _facts
-    from pallas_compat._facts import TPU, Feature, Location
-    from pallas_compat._warnings import forget_warnings
+    from pallas_compat.facts import _table
+    from pallas_compat.facts._table import TPU, Feature, Location
+    from pallas_compat.shim._warnings import forget_warnings
     from tests.test_one_table_entry import caches
 
     old, new = Location(TPU, "FAKE_VMEM"), Location(TPU, "VMEM")
     fake = Feature("fake_vmem", "a fake rename", (old, new), "{new}(shape, dtype)", renamed=True)
-    monkeypatch.setattr(_facts, "FEATURES", (*_facts.FEATURES, fake))
+    monkeypatch.setattr(_table, "FEATURES", (*_table.FEATURES, fake))
     caches()
     forget_warnings()
     try:
@@ -306,8 +306,8 @@ def test_patch_fills_mosaic_gpu_too() -> None:
     import importlib
     import warnings
 
-    from pallas_compat._api import namespace
-    from pallas_compat._namespace import wrapped
+    from pallas_compat.shim._module_like import wrapped
+    from pallas_compat.shim._namespaces import namespace
 
     space = namespace("plmgpu")
     target = wrapped(space)

@@ -12,7 +12,7 @@ import pallas_compat
 
 def test_patch_is_in_place_before_conftest_runs(tmp_path: Path) -> None:
     (tmp_path / "conftest.py").write_text(
-        "from pallas_compat._patch import patched\nPATCHED_AT_CONFTEST = patched()\n"
+        "from pallas_compat.shim._patch import patched\nPATCHED_AT_CONFTEST = patched()\n"
     )
     (tmp_path / "test_it.py").write_text(
         "import conftest\n\ndef test_patched():\n    assert conftest.PATCHED_AT_CONFTEST\n"

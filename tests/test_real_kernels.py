@@ -26,10 +26,9 @@ from kernels.corpus._package import prepared_source
 from kernels.corpus._references import attention64, softmax64
 from pallas_compat import pltpu
 from pallas_compat._cli import main as compat_main
-from pallas_compat._errors import installed_jax
-from pallas_compat._facts import FEATURES_BY_KEY
-from pallas_compat._migrate import MARKER, migrate_module
-from pallas_compat._resolve import Resolution, resolve
+from pallas_compat.facts._table import FEATURES_BY_KEY, installed_jax
+from pallas_compat.lint._migrate import MARKER, migrate_module
+from pallas_compat.shim._resolve import Resolution, resolve
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "jax_0_4_30"
 ROUTES = ("patch", "shim", "migrate")

@@ -1,11 +1,11 @@
-"""pallas_compat._recorder: a two-argument ``grid_point_recorder`` rewritten for the token
+"""pallas_compat.rules._recorder_calls: a two-argument ``grid_point_recorder`` rewritten for the token
 protocol of JAX 0.10.1 on (the run itself: tests/test_idioms.py, interpret_params.py)."""
 
 from __future__ import annotations
 
 import libcst as cst
 
-from pallas_compat._migrate import MARKER, migrate_module
+from pallas_compat.lint._migrate import MARKER, migrate_module
 
 SOURCE = """\
 from jax.experimental.pallas import tpu as pltpu

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pallas_compat import _facts, _registry
-from pallas_compat._facts import TPU, Feature, Location
-from pallas_compat._uses import drifted_names
+from pallas_compat.facts import _registry, _table
+from pallas_compat.facts._registry import drifted_names
+from pallas_compat.facts._table import TPU, Feature, Location
 
 FAKE = Feature(
     "fake_vmem",
@@ -20,7 +20,7 @@ FAKE = Feature(
 def test_a_new_table_is_seen_with_no_cache_to_clear(monkeypatch: pytest.MonkeyPatch) -> None:
     before = _registry.registry()
     assert f"{TPU}.FAKE_VMEM" not in drifted_names()
-    monkeypatch.setattr(_facts, "FEATURES", (*_facts.FEATURES, FAKE))
+    monkeypatch.setattr(_table, "FEATURES", (*_table.FEATURES, FAKE))
     assert _registry.registry() is not before
     assert drifted_names()[f"{TPU}.FAKE_VMEM"].hint == "pltpu.VMEM(shape, dtype)"
     monkeypatch.undo()
@@ -30,11 +30,11 @@ def test_a_new_table_is_seen_with_no_cache_to_clear(monkeypatch: pytest.MonkeyPa
 def test_the_views_are_built_once_per_table() -> None:
     table = _registry.registry()
     assert _registry.registry() is table and table.drifted_names is table.drifted_names
-    assert b"pallas" in table.needles and table.moves == _facts.moves()
+    assert b"pallas" in table.needles and table.moves == _registry.moves()
 
 
 def test_reset_follows_an_edit_of_the_scan_in_place() -> None:
-    names = _facts.release_ranges()["names"]
+    names = _table.release_ranges()["names"]
     key = f"{TPU}:FAKE_GONE"
     names[key] = {"releases": [["0.4.30", "0.4.31"]], "message": None, "moved_to": None}
     try:

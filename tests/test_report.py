@@ -32,7 +32,7 @@ def three(tmp_path: Path) -> Path:
 
 def first_without(key: str) -> str:
     """The first scanned release after ``key``'s last span (read from the scan's file)."""
-    ranges = json.loads((REPO / "pallas_compat" / "release_ranges.json").read_text())
+    ranges = json.loads((REPO / "pallas_compat" / "facts" / "release_ranges.json").read_text())
     last = Version(ranges["locations"][key][-1][1])
     return next(r for r in ranges["releases"] if Version(r) > last)
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from pallas_compat._anchors import form_anchor, name_anchor
-from pallas_compat._facts import DICT_PARAMS
+from pallas_compat.facts._anchors import form_anchor, name_anchor
+from pallas_compat.facts._table import DICT_PARAMS
 
 REPO = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("PALLAS_COMPAT_CHROMIUM") or shutil.which("chromium")

@@ -80,7 +80,7 @@ def test_the_rules_command_lists_every_rule(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_every_call_form_of_the_table_has_its_rule() -> None:
-    from pallas_compat._facts import CallForm
+    from pallas_compat.facts._table import CallForm
     from pallas_compat.rules import rule_for_form
 
     assert all(rule_for_form(form) is not None for form in CallForm)

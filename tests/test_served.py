@@ -10,7 +10,8 @@ import jax
 import pytest
 
 from pallas_compat import facts
-from pallas_compat._served import served_table
+from pallas_compat.facts._served import fill_releases, rename_releases, served_table
+from pallas_compat.shim._fills import served_names
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
@@ -21,18 +22,31 @@ def test_the_file_covers_every_scanned_release() -> None:
     assert served_table()["releases"] == facts.scanned_releases()
 
 
-def test_what_the_shim_serves_here_is_what_the_file_says() -> None:
-    """Every fill of every namespace, looked up on this JAX, against the file's row for it:
-    a shim change the file does not know (or a fill that stopped building) fails here."""
+def test_what_the_shim_serves_here_is_what_the_facts_say() -> None:
+    """Every fill of every namespace, looked up on this JAX, against where the facts say it is
+    served (the file's row, else the releases derived for a rename): a shim change the file
+    does not know, a fill that stopped building or a derivation that is wrong fails here."""
     release = jax.__version__
     if release not in served_table()["releases"]:
         pytest.fail(f"JAX {release} is not a scanned release: rescan, then measure_served.py")
     measured = measure_served.measure_installed()
-    recorded = {
-        alias: sorted(n for n, spans in names.items() if facts.works_in(spans, release))
-        for alias, names in served_table()["namespaces"].items()
+    claimed = {
+        alias: sorted(
+            name
+            for name in served_names(module)
+            if facts.works_in(fill_releases(module, name), release)
+        )
+        for module, alias in reversed(facts.NAMESPACE_OF.items())
     }
-    assert {a: n for a, n in measured.items() if n} == {a: n for a, n in recorded.items() if n}
+    assert {a: n for a, n in measured.items() if n} == {a: n for a, n in claimed.items() if n}
+
+
+def test_a_rename_is_served_where_any_spelling_is_without_a_row() -> None:
+    """``pltpu.TPUMemorySpace`` -> ``MemorySpace``: derived from the table, no row needed."""
+    assert "TPUMemorySpace" not in served_table()["namespaces"]["pltpu"]
+    spans = rename_releases(facts.TPU, "TPUMemorySpace")
+    assert spans == [[facts.scanned_releases()[0], facts.scanned_releases()[-1]]]
+    assert rename_releases(facts.PL, "load") is None  # built by code: measured
 
 
 @pytest.mark.parametrize(

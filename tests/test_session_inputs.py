@@ -115,7 +115,7 @@ def test_a_probe_reruns_the_probes_only(repo: Path) -> None:
 
 
 def test_the_shim_reruns_every_session(repo: Path) -> None:
-    append(repo / "pallas_compat" / "_pallas_call.py", "\n# a fix\n")
+    append(repo / "pallas_compat" / "shim" / "_pallas_call.py", "\n# a fix\n")
     assert len(to_run(repo)) == len(list((repo / "reports" / "inputs").glob("*.json")))
 
 

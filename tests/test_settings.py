@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from pallas_compat._config import Config
-from pallas_compat._settings import UsageError, parse_window, selection, split, window
+from pallas_compat._usage import UsageError
+from pallas_compat.lint._config import Config
+from pallas_compat.lint._settings import parse_window, selection, split, window
 from pallas_compat.rules import RULES_BY_CODE
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import jax
 
-from pallas_compat._facts import FEATURES, watched_names
+from pallas_compat.facts._table import FEATURES, watched_names
 from probes import SCHEMA
 from probes._registry import SECTIONS
 from probes._snapshot import dumps, stable_part

@@ -17,7 +17,7 @@ from report._surface import Surface
 
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = REPO / "reports" / "snapshots"
-SCAN = json.loads((REPO / "pallas_compat" / "release_ranges.json").read_text())
+SCAN = json.loads((REPO / "pallas_compat" / "facts" / "release_ranges.json").read_text())
 TPU = "jax.experimental.pallas.tpu"
 
 

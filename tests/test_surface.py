@@ -14,7 +14,7 @@ from report._surface import ABSENT, DEPRECATED, PRESENT, Surface
 
 REPO = Path(__file__).resolve().parent.parent
 SNAPSHOTS = load_snapshots(REPO / "reports" / "snapshots")
-SCAN = json.loads((REPO / "pallas_compat" / "release_ranges.json").read_text())
+SCAN = json.loads((REPO / "pallas_compat" / "facts" / "release_ranges.json").read_text())
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""pallas_compat._target: a migration shared between targets is the one each would get alone."""
+"""pallas_compat.facts._target: a migration shared between targets is the one each would get alone."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from pallas_compat import _migrate
-from pallas_compat._target import Target, asked_of
+from pallas_compat.facts._target import Target, asked_of
+from pallas_compat.lint import _migrate
 
 ROOT = Path(__file__).resolve().parent.parent
 MATRIX = json.loads((ROOT / "jax-matrix.json").read_text())["default"]

@@ -7,7 +7,8 @@ import json
 import pytest
 
 import pallas_compat
-from pallas_compat import _tpu_info, pltpu
+from pallas_compat import pltpu
+from pallas_compat.shim import _tpu_info
 
 
 def test_chip_spellings() -> None:
@@ -49,7 +50,7 @@ def plain(value: object) -> object:
 def test_each_chip_s_device_kind_is_that_chip_to_jax() -> None:
     """The one chip table also holds the device kind cross-lowering tells JAX; where JAX maps
     kinds to chips itself, each kind must come back as its chip."""
-    from pallas_compat._tpu_info import table
+    from pallas_compat.shim._tpu_info import table
 
     try:
         from jax._src.tpu_info import chip_version_from_device_kind

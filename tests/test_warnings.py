@@ -4,7 +4,7 @@ import warnings
 
 import pytest
 
-from pallas_compat._warnings import (
+from pallas_compat.shim._warnings import (
     SILENCE_ENV,
     PallasCompatDeprecationWarning,
     forget_warnings,

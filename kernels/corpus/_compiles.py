@@ -23,7 +23,7 @@ from typing import Any
 
 from common import LoweringStatus
 from kernels._compile import GPU_KIND
-from pallas_compat._lower import target_device
+from pallas_compat.shim._lower import target_device
 
 #: The platform JAX lowers for, and the device it names, per kind of kernel (the chapter's
 #: kernels lower for the same: ``gpu_lower``'s device kind, ``tpu_lower``'s chip).

@@ -44,7 +44,7 @@ def statement_lines(tree: ast.Module) -> dict[int, range]:
 def breaking_uses_run(folder: Path, ran: dict[str, set[int]], target: str) -> list[Flagged]:
     """Doctor's uses, in the files under ``folder``, that break on ``target`` and whose
     statement ran."""
-    from pallas_compat._source import UseState
+    from pallas_compat.lint._finder import UseState
 
     flagged = []
     for path in sorted(folder.rglob("*.py")):

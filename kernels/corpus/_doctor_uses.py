@@ -9,14 +9,14 @@ import dataclasses
 from typing import Any
 
 from kernels.corpus import _memo
-from pallas_compat._uses import Use
+from pallas_compat.rules._use import Use
 
 
 def uses_in(text: str) -> list[Use]:
     """Every use ``doctor`` finds in ``text``."""
     import libcst as cst
 
-    from pallas_compat._source import find_uses, gc_paused
+    from pallas_compat.lint._finder import find_uses, gc_paused
 
     def found() -> list[dict[str, Any]]:
         with gc_paused():
@@ -40,7 +40,7 @@ def nothing_to_migrate(text: str, *, find: bool = True) -> bool:
 
     ``find=False`` answers from kept uses only (a doctor check found them before), else
     False: finding them takes longer than the one walk that serves every target of a text
-    without uses (``pallas_compat._target``)."""
+    without uses (``pallas_compat.facts._target``)."""
     if find:
         return not uses_in(text)
     kept = _memo.recalled("uses", text, "")

@@ -24,7 +24,7 @@ from pathlib import Path
 #: Where entries go; None (the default, and for library use) computes everything each time.
 _folder: Path | None = None
 #: The releases the sessions beside this one migrate to: a file migrated here is migrated for
-#: those too, at once, sharing libcst's scope analysis (``pallas_compat._migrate.Migration``).
+#: those too, at once, sharing libcst's scope analysis (``pallas_compat.lint._migrate.Migration``).
 _also: tuple[str, ...] = ()
 
 

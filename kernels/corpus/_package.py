@@ -78,8 +78,8 @@ def migrated(source: str, targets: list[str]) -> dict[str, str]:
 
     import libcst as cst
 
-    from pallas_compat._migrate import Migration
-    from pallas_compat._source import gc_paused
+    from pallas_compat.lint._finder import gc_paused
+    from pallas_compat.lint._migrate import Migration
 
     with gc_paused():  # as `pallas-compat migrate` runs it
         migration = Migration(cst.parse_module(source), source=source)

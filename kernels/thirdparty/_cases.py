@@ -64,7 +64,7 @@ def tpu_interpreter() -> Iterator[None]:
 def hlo_interpreter() -> Iterator[None]:
     """Every ``pallas_call`` of the block in the HLO interpreter (``interpret=True``), on every
     release: for TPU kernels that use what the TPU simulator does not run."""
-    from pallas_compat._interpret import force_tpu_interpret_mode
+    from pallas_compat.shim._interpret import force_tpu_interpret_mode
 
     if compiling():
         yield
@@ -297,7 +297,7 @@ def one_device_ring() -> Iterator[Any]:
     from jax.sharding import Mesh
 
     from kernels.corpus._compiles import PLATFORMS
-    from pallas_compat._lower import target_device
+    from pallas_compat.shim._lower import target_device
 
     if compiling():
         with target_device(*PLATFORMS["TPU"]):

@@ -1,8 +1,14 @@
 """The drift rules: one module per kind of drift, each with a stable code and name, the finder
 ``doctor`` runs, the libcst rewrite ``migrate`` runs, and the advice both print.
 
+Public: ``RULES``, ``RULES_BY_CODE`` and the lookups below are what the report and tools
+built on pallas-compat read. Floor: above the facts; it imports nothing of the shim, the lint
+tools or the matrix. The helpers every rule shares live here too (``_syntax``, ``_rewrite``,
+``_keywords``, ``_use``: the ``Use`` a finder reports, ...).
+
 A rule module defines ``RULE`` and any of these hooks, which the two dispatchers
-(``_source.UseFinder``, ``_migrate.Migrator``) call in the order of ``MODULES``:
+(``lint._finder.UseFinder``, ``lint._migrate.Migrator``) call in the order of ``MODULES``,
+each with the walk typed in ``_context`` (``FindContext``, ``RewriteContext``):
 
 - finding: ``find_module``, ``find_import``, ``find_name`` (the first that answers wins),
   ``find_class``, ``find_subscript``, ``find_call``, ``find_assign``,
@@ -24,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from types import ModuleType
 
-from pallas_compat._facts import Feature
+from pallas_compat.facts._table import Feature
 from pallas_compat.rules import (
     backend_keyword,
     block_spec_order,
@@ -128,7 +134,8 @@ def keyword_owner(callable_key: str, name: str) -> Rule | None:
     """The rule that handles keyword ``name`` of ``callable_key`` itself, if one does."""
     for module in MODULES:
         if (callable_key, name) in getattr(module, "KEYWORDS", ()):
-            return module.RULE
+            owner: Rule = module.RULE
+            return owner
     if renamed_keyword.claims(callable_key, name):
         return renamed_keyword.RULE
     return None
@@ -152,7 +159,8 @@ def rule_for_feature(feature: Feature) -> Rule:
     """The rule that finds (and fixes, as far as it does) the old spellings of ``feature``."""
     for _, module in hooks("claims_feature"):
         if module.claims_feature(feature):
-            return module.RULE
+            claimer: Rule = module.RULE
+            return claimer
     return removed_name.RULE
 
 

@@ -3,13 +3,11 @@ scan reads every release's signatures): the use doctor reports, shared by the ke
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
-from pallas_compat._facts import Location, describe, keyword_releases
-from pallas_compat._syntax import PALLAS_CALL
-from pallas_compat._uses import Use, use_at
+from pallas_compat.facts._table import PALLAS_CALL, Location, describe, keyword_releases
+from pallas_compat.rules._context import FindContext
+from pallas_compat.rules._use import Use, use_at
 
 
 def label(callable_key: str, name: str) -> str:
@@ -19,7 +17,9 @@ def label(callable_key: str, name: str) -> str:
     return f"{call}({name}=...)"
 
 
-def keyword_use(f: Any, callable_key: str, arg: cst.Arg, hint: str | None = None) -> Use | None:
+def keyword_use(
+    f: FindContext, callable_key: str, arg: cst.Arg, hint: str | None = None
+) -> Use | None:
     """The use of ``arg``'s keyword on ``callable_key`` (``module:name``), with the releases
     that take it; None where every release the callable lived in takes it."""
     name = arg.keyword.value if arg.keyword else ""

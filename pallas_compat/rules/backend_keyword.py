@@ -7,20 +7,20 @@ Mosaic TPU, the default); the shim turns the keyword into the same params.
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
-from pallas_compat._facts import (
+from pallas_compat.facts._table import (
     CALL_BACKENDS,
     CALL_KEYWORDS,
+    PALLAS_CALL,
     pallas_call_keyword_releases,
 )
-from pallas_compat._rewrite import attr, keyword_arg
-from pallas_compat._syntax import PALLAS_CALL, called, keyword
-from pallas_compat._uses import Use
+from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._keywords import keyword_use
+from pallas_compat.rules._rewrite import attr, keyword_arg
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import called, keyword
+from pallas_compat.rules._use import Use
 
 RULE = Rule(
     "PAL205",
@@ -31,7 +31,7 @@ RULE = Rule(
 KEYWORDS = frozenset({(PALLAS_CALL, "backend")})
 
 
-def find_call(f: Any, node: cst.Call) -> Use | None:
+def find_call(f: FindContext, node: cst.Call) -> Use | None:
     target = called(node, f, lambda: f.bindings)
     given = keyword(node, "backend")
     if target is None or target[0] != PALLAS_CALL or given is None:
@@ -39,7 +39,7 @@ def find_call(f: Any, node: cst.Call) -> Use | None:
     return keyword_use(f, PALLAS_CALL, given, CALL_KEYWORDS["backend"])
 
 
-def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
     target = called(original, m, m.bindings)
     backend = keyword(updated, "backend")
     if target is None or target[0] != PALLAS_CALL or backend is None:
@@ -47,9 +47,8 @@ def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | No
     if m.works_in(pallas_call_keyword_releases("backend")):
         return None
     value = backend.value
-    chosen = (
-        CALL_BACKENDS.get(value.evaluated_value) if isinstance(value, cst.SimpleString) else None
-    )
+    text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+    chosen = CALL_BACKENDS.get(text) if isinstance(text, str) else None
     new = m.replacement_params(chosen.key) if chosen and not chosen.default else None
     if chosen is None or (not chosen.default and new is None):
         m.mark(

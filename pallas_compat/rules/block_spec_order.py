@@ -2,7 +2,7 @@
 order; 0.4.31 on take the block shape first.
 
 Literals tell the order at once, names are followed to what the module binds them to
-(``_block_spec_order.py``). ``migrate`` swaps the two values (commas, line breaks and
+(``_argument_order.py``). ``migrate`` swaps the two values (commas, line breaks and
 comments stay where they were); the shim's ``BlockSpec`` takes either order.
 """
 
@@ -12,11 +12,12 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._block_spec_order import Order, block_spec_order
-from pallas_compat._facts import BLOCK_SPEC_ORDER
-from pallas_compat._syntax import is_call_to
-from pallas_compat._uses import form_use
+from pallas_compat.facts._table import BLOCK_SPEC_ORDER
+from pallas_compat.rules._argument_order import Order, block_spec_order
+from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import is_call_to
+from pallas_compat.rules._use import form_use
 
 RULE = Rule(
     "PAL201",
@@ -28,13 +29,13 @@ RULE = Rule(
 FORMS = frozenset({BLOCK_SPEC_ORDER})
 
 
-def find_call(f: Any, node: cst.Call) -> Any:
+def find_call(f: FindContext, node: cst.Call) -> Any:
     if is_call_to(node, f, "BlockSpec") and block_spec_order(node, lambda: f.bindings) is Order.OLD:
         return form_use(f, node, BLOCK_SPEC_ORDER)
     return None
 
 
-def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
     if not is_call_to(original, m, "BlockSpec"):
         return None
     if block_spec_order(original, m.bindings) is not Order.OLD or m.form_works(BLOCK_SPEC_ORDER):

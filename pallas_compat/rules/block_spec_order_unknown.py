@@ -11,11 +11,12 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._block_spec_order import Order, block_spec_order
-from pallas_compat._facts import BLOCK_SPEC_ORDER, CALL_FORMS, call_form_releases, describe
-from pallas_compat._syntax import is_call_to
-from pallas_compat._uses import use_at
+from pallas_compat.facts._table import BLOCK_SPEC_ORDER, CALL_FORMS, call_form_releases, describe
+from pallas_compat.rules._argument_order import Order, block_spec_order
+from pallas_compat.rules._context import FindContext
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import is_call_to
+from pallas_compat.rules._use import use_at
 
 RULE = Rule(
     "PAL202",
@@ -34,7 +35,7 @@ def advice() -> str:
     )
 
 
-def find_call(f: Any, node: cst.Call) -> Any:
+def find_call(f: FindContext, node: cst.Call) -> Any:
     if (
         is_call_to(node, f, "BlockSpec")
         and block_spec_order(node, lambda: f.bindings) is Order.UNKNOWN

@@ -12,10 +12,11 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._block_spec_subclass import mended, own_init, subclasses_block_spec
-from pallas_compat._facts import BLOCK_SPEC_SUBCLASS
-from pallas_compat._uses import form_use
+from pallas_compat.facts._table import BLOCK_SPEC_SUBCLASS
+from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._subclass_init import mended, own_init, subclasses_block_spec
+from pallas_compat.rules._use import form_use
 
 RULE = Rule(
     "PAL209",
@@ -27,13 +28,13 @@ RULE = Rule(
 FORMS = frozenset({BLOCK_SPEC_SUBCLASS})
 
 
-def find_class(f: Any, node: cst.ClassDef) -> Any:
+def find_class(f: FindContext, node: cst.ClassDef) -> Any:
     if own_init(node) is not None and subclasses_block_spec(node, f):
         return form_use(f, node.name, BLOCK_SPEC_SUBCLASS)
     return None
 
 
-def rewrite_class(m: Any, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+def rewrite_class(m: RewriteContext, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
     if not subclasses_block_spec(original, m) or m.form_works(BLOCK_SPEC_SUBCLASS):
         return updated
     return mended(updated) or updated

@@ -1,7 +1,7 @@
 """PAL303 cost-analysis-index: ``compiled.cost_analysis()[0]``, the list JAX returned up to
 0.4.38 (one dict from 0.5.0).
 
-Only the two provable forms are found and rewritten (``_cost_analysis.py``): the call indexed
+Only the two provable forms are found and rewritten (``_cost_analysis_index.py``): the call indexed
 at once, and a name bound once in the same function from the call.
 """
 
@@ -11,17 +11,18 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat import _cost_analysis
-from pallas_compat._facts import (
+from pallas_compat.facts._table import (
     COST_ANALYSIS_DICT_SINCE,
     COST_ANALYSIS_HINT,
     COST_ANALYSIS_INDEX,
     cost_analysis_index_releases,
     scanned_releases,
 )
-from pallas_compat._target import Target
-from pallas_compat._uses import use_at
+from pallas_compat.facts._target import Target
+from pallas_compat.rules import _cost_analysis_index
+from pallas_compat.rules._context import FindContext
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._use import use_at
 
 RULE = Rule(
     "PAL303",
@@ -33,21 +34,21 @@ RULE = Rule(
 MENTIONS = "cost_analysis"
 
 
-def enter_function(f: Any, node: cst.FunctionDef) -> None:
-    f.state.setdefault(RULE.code, [set()]).append(_cost_analysis.bound_in(node))
+def enter_function(f: FindContext, node: cst.FunctionDef) -> None:
+    f.state.setdefault(RULE.code, [set()]).append(_cost_analysis_index.bound_in(node))
 
 
-def leave_function(f: Any, node: cst.FunctionDef) -> None:
+def leave_function(f: FindContext, node: cst.FunctionDef) -> None:
     f.state[RULE.code].pop()
 
 
-def find_subscript(f: Any, node: cst.Subscript) -> Any:
+def find_subscript(f: FindContext, node: cst.Subscript) -> Any:
     bound = f.state.setdefault(RULE.code, [set()])[-1]
-    if not _cost_analysis.is_old_index(node, bound):
+    if not _cost_analysis_index.is_old_index(node, bound):
         return None
     works = cost_analysis_index_releases(scanned_releases())
     return use_at(f, node, COST_ANALYSIS_INDEX, works, COST_ANALYSIS_HINT)
 
 
 def after(module: cst.Module, target: Target) -> cst.Module:
-    return _cost_analysis.migrate_cost_analysis(module, target)
+    return _cost_analysis_index.migrate_cost_analysis(module, target)

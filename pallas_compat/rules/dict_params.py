@@ -16,23 +16,24 @@ release that refuses it, or lowers with an unhashable parameter on a GPU.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import (
+from pallas_compat.facts._table import (
     BACKENDS_BY_KEY,
     DICT_PARAMS,
+    PALLAS_CALL,
     PARAM_FIELDS,
     backend_of,
     dict_params_form,
     pallas_call_keyword_releases,
     param_field_releases,
 )
-from pallas_compat._rewrite import attr, keyword_arg
-from pallas_compat._syntax import PALLAS_CALL, called, dict_entries, dict_params, keyword
-from pallas_compat._uses import Use, form_use
+from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules._rewrite import attr, keyword_arg
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import called, dict_entries, dict_params, keyword
+from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
     "PAL204",
@@ -64,7 +65,7 @@ def unknown_keys(entries: Entries) -> str:
     return f"{names} is no {backend.key} param of any release: fix the spelling or remove it"
 
 
-def find_call(f: Any, node: cst.Call) -> Iterator[Use]:
+def find_call(f: FindContext, node: cst.Call) -> Iterator[Use]:
     target = called(node, f, lambda: f.bindings)
     params = keyword(node, "compiler_params")
     if target is None or target[0] != PALLAS_CALL or params is None:
@@ -79,7 +80,7 @@ def find_call(f: Any, node: cst.Call) -> Iterator[Use]:
     yield Use(use.path, use.line, use.column, label, use.releases, hint)
 
 
-def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
     target = called(original, m, m.bindings)
     current = keyword(original, "compiler_params")
     if target is None or target[0] != PALLAS_CALL or current is None:
@@ -110,7 +111,7 @@ def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | No
 
 
 def params_call(
-    m: Any, params: tuple[str, Entries] | None, *, has_cost: bool
+    m: RewriteContext, params: tuple[str, Entries] | None, *, has_cost: bool
 ) -> tuple[cst.Call, cst.BaseExpression | None] | None:
     """``pltpu.CompilerParams(...)`` for a literal dict whose every key the target takes
     (``cost_estimate`` moves to ``pallas_call``), else None."""
@@ -144,7 +145,7 @@ def params_call(
 
 
 def params_at_run_time(
-    m: Any, value: cst.BaseExpression
+    m: RewriteContext, value: cst.BaseExpression
 ) -> tuple[cst.Call, cst.BaseExpression | None] | None:
     """``{"mosaic": params}`` / ``dict(mosaic=params)`` whose fields are a variable:
     ``pltpu.CompilerParams(**params)``, which converts when it runs."""
@@ -176,7 +177,7 @@ def standalone(value: cst.BaseExpression) -> tuple[str, Entries] | None:
     return (backend.key, fields) if all(name in known for name, _ in fields) else None
 
 
-def find_assign(f: Any, node: cst.Assign) -> Iterator[Use]:
+def find_assign(f: FindContext, node: cst.Assign) -> Iterator[Use]:
     found = standalone(node.value)
     if found is None:
         return
@@ -185,7 +186,7 @@ def find_assign(f: Any, node: cst.Assign) -> Iterator[Use]:
     yield Use(use.path, use.line, use.column, label, use.releases, hint)
 
 
-def rewrite_assign(m: Any, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
+def rewrite_assign(m: RewriteContext, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
     """Asks the target nothing unless the value is dict params: one walk of a file serves
     every target that answers its questions alike."""
     found = standalone(original.value)

@@ -11,11 +11,12 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import FEATURES_BY_KEY, MEMBER_MOVES, Location
-from pallas_compat._rewrite import attr
-from pallas_compat._syntax import qualified
-from pallas_compat._uses import use_at
+from pallas_compat.facts._table import FEATURES_BY_KEY, MEMBER_MOVES, Location
+from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules._rewrite import attr
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import qualified
+from pallas_compat.rules._use import use_at
 
 RULE = Rule(
     "PAL103",
@@ -27,14 +28,14 @@ RULE = Rule(
 LOOK_INSIDE = True
 
 
-def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
     if qname not in f.table.moved_members:
         return None
     spelling, spans, hint = f.table.moved_members[qname]
     return use_at(f, node, spelling, spans, hint, certain=bool(spans))
 
 
-def new_home(m: Any, original: cst.Attribute) -> Location | None:
+def new_home(m: RewriteContext, original: cst.Attribute) -> Location | None:
     """Where ``<enum>.MEMBER`` lives now, when the target has the new name."""
     names = qualified(original, m)
     for (owner, member), key in MEMBER_MOVES.items():
@@ -49,6 +50,6 @@ def new_home(m: Any, original: cst.Attribute) -> Location | None:
     return None
 
 
-def rewrite_attribute(m: Any, original: cst.Attribute, updated: cst.Attribute) -> Any:
+def rewrite_attribute(m: RewriteContext, original: cst.Attribute, updated: cst.Attribute) -> Any:
     new = new_home(m, original)
     return None if new is None else attr(f"{m.alias_for(new.module)}.{new.attr}")

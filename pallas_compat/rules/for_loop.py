@@ -2,7 +2,7 @@
 in-kernel loop of the JAX 0.4 era, gone in 0.7.2.
 
 ``migrate`` removes the import and writes a local ``for_loop`` of the same signature into the
-module (``_for_loop.py`` says why no call-site rewrite can be right); the shim serves it.
+module (``_for_loop_module.py`` says why no call-site rewrite can be right); the shim serves it.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import FOR_LOOP, Feature
-from pallas_compat._for_loop import migrate_for_loop
-from pallas_compat._target import Target
-from pallas_compat._uses import feature_name_use
+from pallas_compat.facts._table import FOR_LOOP, Feature
+from pallas_compat.facts._target import Target
+from pallas_compat.rules._context import FindContext
+from pallas_compat.rules._for_loop_module import migrate_for_loop
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._use import feature_name_use
 
 RULE = Rule(
     "PAL106",
@@ -32,7 +33,7 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
     return feature_name_use(f, node, qname, FEATURES)
 
 

@@ -10,10 +10,11 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import GPU_LEGACY, GPU_MODULE, PL, TRITON
-from pallas_compat._rewrite import attr
-from pallas_compat._uses import form_use
+from pallas_compat.facts._table import GPU_LEGACY, GPU_MODULE, PL, TRITON
+from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules._rewrite import attr
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._use import form_use
 
 RULE = Rule(
     "PAL104",
@@ -25,11 +26,11 @@ RULE = Rule(
 FORMS = frozenset({GPU_MODULE})
 
 
-def find_import(f: Any, module: str, where: cst.CSTNode) -> Any:
+def find_import(f: FindContext, module: str, where: cst.CSTNode) -> Any:
     return form_use(f, where, GPU_MODULE) if module == GPU_LEGACY else None
 
 
-def rewrite_import(m: Any, original: cst.Import, updated: cst.Import) -> cst.Import:
+def rewrite_import(m: RewriteContext, original: cst.Import, updated: cst.Import) -> cst.Import:
     names = []
     for alias in updated.names:
         dotted = cst.helpers.get_full_name_for_node(alias.name) or ""
@@ -39,7 +40,9 @@ def rewrite_import(m: Any, original: cst.Import, updated: cst.Import) -> cst.Imp
     return updated.with_changes(names=names)
 
 
-def rewrite_import_from(m: Any, original: cst.ImportFrom, updated: cst.ImportFrom) -> Any:
+def rewrite_import_from(
+    m: RewriteContext, original: cst.ImportFrom, updated: cst.ImportFrom
+) -> Any:
     """``from ...pallas.gpu import X`` and ``from ...pallas import gpu [as g]``."""
     if isinstance(updated.names, cst.ImportStar):
         return updated

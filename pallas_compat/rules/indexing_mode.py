@@ -10,12 +10,10 @@ of ``pl.Element`` entries for ``pl.Unblocked(padding)``, and notes what it canno
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import libcst as cst
 
-from pallas_compat._block_spec_order import positional
-from pallas_compat._facts import (
+from pallas_compat.facts._table import (
     BLOCKED_MODE,
     CALL_FORMS,
     KEYWORD_ADVICE,
@@ -23,11 +21,13 @@ from pallas_compat._facts import (
     Location,
     keyword_releases,
 )
-from pallas_compat._rewrite import without_argument
-from pallas_compat._syntax import is_call_to, keyword, qualified
-from pallas_compat._uses import Use, form_use
+from pallas_compat.rules._argument_order import positional
+from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._keywords import keyword_use
+from pallas_compat.rules._rewrite import without_argument
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import is_call_to, keyword, qualified
+from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
     "PAL208",
@@ -42,7 +42,7 @@ KEYWORDS = frozenset({(BLOCK_SPEC, "indexing_mode")})
 UNBLOCKED = frozenset({f"{PL}.Unblocked", f"{PL}.unblocked"})
 
 
-def find_call(f: Any, node: cst.Call) -> Iterator[Use | None]:
+def find_call(f: FindContext, node: cst.Call) -> Iterator[Use | None]:
     if is_call_to(node, f, "Blocked") and not node.args:
         yield form_use(f, node, BLOCKED_MODE)
     given = keyword(node, "indexing_mode")
@@ -51,7 +51,7 @@ def find_call(f: Any, node: cst.Call) -> Iterator[Use | None]:
         yield keyword_use(f, BLOCK_SPEC, given, advice)
 
 
-def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
     if is_call_to(original, m, "Blocked") and not original.args and not m.form_works(BLOCKED_MODE):
         m.mark(
             f"pl.Blocked() is not the indexing mode in JAX {m.target}: {CALL_FORMS[BLOCKED_MODE]}"
@@ -61,7 +61,7 @@ def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | No
     return None
 
 
-def without_mode(m: Any, original: cst.Call, call: cst.Call) -> cst.Call:
+def without_mode(m: RewriteContext, original: cst.Call, call: cst.Call) -> cst.Call:
     """``BlockSpec(..., indexing_mode=...)`` where the target lacks the mode: ``pl.Blocked()``
     (the default) is left out; ``pl.unblocked`` / ``pl.Unblocked(padding)`` make each entry of
     a literal ``block_shape`` a ``pl.Element(n, (low, high))`` (JAX 0.6.1's spelling); a mode
@@ -98,7 +98,7 @@ def without_mode(m: Any, original: cst.Call, call: cst.Call) -> cst.Call:
     return call
 
 
-def element_dims(m: Any, call: cst.Call, mode: cst.BaseExpression) -> cst.Call | None:
+def element_dims(m: RewriteContext, call: cst.Call, mode: cst.BaseExpression) -> cst.Call | None:
     """The call with a literal ``block_shape`` made of ``pl.Element`` entries, the padding
     taken from a literal ``pl.Unblocked(((lo, hi), ...))``; None where either is not literal."""
     spec_args = positional(call)

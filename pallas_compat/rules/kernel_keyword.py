@@ -8,15 +8,15 @@ callable in ``functools.partial(pl.pallas_call, ...)``); the shim passes either 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import CALL_FORMS, CALL_KEYWORDS, F_KEYWORD
-from pallas_compat._syntax import PALLAS_CALL, called, keyword
-from pallas_compat._uses import Use, form_use
+from pallas_compat.facts._table import CALL_FORMS, CALL_KEYWORDS, F_KEYWORD, PALLAS_CALL
+from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._keywords import keyword_use
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import called, keyword
+from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
     "PAL203",
@@ -29,7 +29,7 @@ FORMS = frozenset({F_KEYWORD})
 KEYWORDS = frozenset({(PALLAS_CALL, "f"), (PALLAS_CALL, "kernel")})
 
 
-def find_call(f: Any, node: cst.Call) -> Iterator[Use | None]:
+def find_call(f: FindContext, node: cst.Call) -> Iterator[Use | None]:
     target = called(node, f, lambda: f.bindings)
     if target is None or target[0] != PALLAS_CALL:
         return
@@ -39,7 +39,7 @@ def find_call(f: Any, node: cst.Call) -> Iterator[Use | None]:
         yield keyword_use(f, PALLAS_CALL, given, CALL_KEYWORDS["kernel"])
 
 
-def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
     target = called(original, m, m.bindings)
     given = keyword(updated, "f")
     if target is None or target[0] != PALLAS_CALL or given is None or m.form_works(F_KEYWORD):

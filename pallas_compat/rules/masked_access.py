@@ -1,7 +1,7 @@
 """PAL301 masked-load-store: ``pl.load``, ``pl.store`` and ``pl.swap``, which left ``pl`` (the
 masked forms for ``pltriton.load``/``store``, later ``pltpu.load``/``store`` too).
 
-Every spelling old code wrote is first bound to the old signature (``_load_store.canonical``),
+Every spelling old code wrote is first bound to the old signature (``_load_store_calls.canonical``),
 so each gets one rewrite: without a mask, indexing (``x_ref[idx]``, ``x_ref[idx] = v``; a swap
 used for its value becomes its read and its write); with one, ``pltriton.load(ref.at[idx],
 mask=...)`` where the target has it, literal ``pl.ds`` starts made index arrays (0.12 refuses
@@ -14,13 +14,14 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._block_spec_order import positional
-from pallas_compat._facts import PL, TRITON, Feature, Location
-from pallas_compat._load_store import PARAMETERS, canonical
-from pallas_compat._rewrite import attr, standalone, subscript
-from pallas_compat._syntax import is_call_to, keyword, qualified
-from pallas_compat._uses import feature_name_use
+from pallas_compat.facts._table import PL, TRITON, Feature, Location
+from pallas_compat.rules._argument_order import positional
+from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules._load_store_calls import PARAMETERS, canonical
+from pallas_compat.rules._rewrite import attr, standalone, subscript
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import is_call_to, keyword, qualified
+from pallas_compat.rules._use import feature_name_use
 
 RULE = Rule(
     "PAL301",
@@ -46,15 +47,15 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
     return feature_name_use(f, node, qname, FEATURES)
 
 
-def note(m: Any, access: str) -> None:
+def note(m: RewriteContext, access: str) -> None:
     m.mark(f"pl.{access} is not in JAX {m.target}: {m.table.drifted_names[f'{PL}.{access}'].hint}")
 
 
-def removed_access(m: Any, original: cst.Call) -> str | None:
+def removed_access(m: RewriteContext, original: cst.Call) -> str | None:
     """``load``, ``store`` or ``swap`` where the call is to the removed ``pl`` one and the
     target lacks it."""
     for name in PARAMETERS:
@@ -63,7 +64,9 @@ def removed_access(m: Any, original: cst.Call) -> str | None:
     return None
 
 
-def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
+def rewrite_call(
+    m: RewriteContext, original: cst.Call, updated: cst.Call
+) -> cst.BaseExpression | None:
     if qualified(original.func, m) & NEW_MASKED_ACCESS and keyword(original, "mask"):
         return masked_view_as_indices(m, original, updated)
     access = removed_access(m, original)
@@ -78,7 +81,9 @@ def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.BaseExpre
     return masked_store(m, bound[0], bound[1])
 
 
-def rewrite_expr(m: Any, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmallStatement:
+def rewrite_expr(
+    m: RewriteContext, original: cst.Expr, updated: cst.Expr
+) -> cst.BaseSmallStatement:
     """``pl.store(ref, idx, v)`` / ``pl.swap(ref, idx, v)`` as a statement (in any spelling, no
     mask) -> ``ref[idx] = v``."""
     call = original.value
@@ -95,7 +100,7 @@ def rewrite_expr(m: Any, original: cst.Expr, updated: cst.Expr) -> cst.BaseSmall
 
 
 def rewrite_assign(
-    m: Any, original: cst.Assign, updated: cst.Assign
+    m: RewriteContext, original: cst.Assign, updated: cst.Assign
 ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement]:
     """``old = pl.swap(ref, idx, v)`` (no mask) -> ``old = ref[idx]`` and ``ref[idx] = v``: the
     read, then the write, that swap was (``v`` is evaluated after the read; it could not see
@@ -114,7 +119,7 @@ def rewrite_assign(
     return cst.FlattenSentinel([updated.with_changes(value=subscript(ref, idx)), write])
 
 
-def index_arrays(m: Any, idx: cst.BaseExpression) -> cst.BaseExpression:
+def index_arrays(m: RewriteContext, idx: cst.BaseExpression) -> cst.BaseExpression:
     """A masked access's ``(pl.dslice(s, n), ...)`` with literal starts as index arrays
     ``s + jnp.arange(n)`` (an outer grid when there are several): the form newer JAX takes for
     a block that may overhang the array (from 0.12 it refuses a static slice past the end
@@ -153,7 +158,7 @@ def index_arrays(m: Any, idx: cst.BaseExpression) -> cst.BaseExpression:
     return cst.parse_expression(f"({', '.join(texts)},)" if len(texts) > 1 else texts[0])
 
 
-def masked_view_as_indices(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call:
+def masked_view_as_indices(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call:
     """``pltriton.load(x_ref.at[pl.ds(0, n)], mask=...)`` (JAX's own kernels to 0.11) ->
     ``x_ref.at[jnp.arange(n)]``, which 0.12 takes when the block overhangs."""
     view = original.args[0].value if original.args else None
@@ -175,7 +180,7 @@ def masked_view_as_indices(m: Any, original: cst.Call, updated: cst.Call) -> cst
     return updated.with_changes(args=[updated.args[0].with_changes(value=ref), *updated.args[1:]])
 
 
-def load(m: Any, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
+def load(m: RewriteContext, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
     args = positional(call)
     extra = [a for a in call.args if a.keyword is not None]
     if len(args) == 2 and not extra and len(call.args) == 2:
@@ -193,7 +198,7 @@ def load(m: Any, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
     return call
 
 
-def masked_store(m: Any, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
+def masked_store(m: RewriteContext, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
     args = positional(call)
     extra = [a for a in call.args if a.keyword is not None]
     if not extra:

@@ -2,21 +2,25 @@
 ``f(grid_point, core_id)``; from JAX 0.10.1 the simulator calls ``f(token, grid_point,
 core_id)`` and wants the token back.
 
-``migrate`` rewrites a recorder the module defines (``_recorder.py``); the shim adapts either
+``migrate`` rewrites a recorder the module defines (``_recorder_calls.py``); the shim adapts either
 way at run time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import RECORDER_TWO_ARGS
-from pallas_compat._recorder import recorder_arguments, two_argument_recorder, with_token
-from pallas_compat._uses import Use, form_use
+from pallas_compat.facts._table import RECORDER_TWO_ARGS
+from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules._recorder_calls import (
+    recorder_arguments,
+    two_argument_recorder,
+    with_token,
+)
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
     "PAL210",
@@ -28,13 +32,13 @@ RULE = Rule(
 FORMS = frozenset({RECORDER_TWO_ARGS})
 
 
-def find_module(f: Any, node: cst.Module) -> Iterator[Use]:
+def find_module(f: FindContext, node: cst.Module) -> Iterator[Use]:
     for arg in recorder_arguments(node, f):
         if two_argument_recorder(arg.value, f.bindings) is not None:
             yield form_use(f, arg, RECORDER_TWO_ARGS)
 
 
-def prepare(m: Any, node: cst.Module) -> None:
+def prepare(m: RewriteContext, node: cst.Module) -> None:
     """Remember the module's two-argument recorders, to rewrite as their ``def``s are left."""
     found: set[cst.FunctionDef] = set()
     arguments = m.once("recorder_arguments", lambda: recorder_arguments(node, m))
@@ -47,7 +51,7 @@ def prepare(m: Any, node: cst.Module) -> None:
 
 
 def rewrite_function(
-    m: Any, original: cst.FunctionDef, updated: cst.FunctionDef
+    m: RewriteContext, original: cst.FunctionDef, updated: cst.FunctionDef
 ) -> cst.FunctionDef:
     if original not in m.state.get(RULE.code, ()):
         return updated

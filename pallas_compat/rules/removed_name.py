@@ -12,11 +12,12 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import Feature
-from pallas_compat._syntax import qualified
-from pallas_compat._uses import name_use
+from pallas_compat.facts._table import Feature
 from pallas_compat.rules import masked_access
+from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import qualified
+from pallas_compat.rules._use import name_use
 
 RULE = Rule(
     "PAL102",
@@ -30,12 +31,12 @@ def claims_feature(feature: Feature) -> bool:
     return True
 
 
-def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
     """Every drifted name no rule before this one claimed."""
     return name_use(f, node, qname) if qname in f.table.drifted_names else None
 
 
-def rewrite_attribute(m: Any, original: cst.Attribute, updated: cst.Attribute) -> None:
+def rewrite_attribute(m: RewriteContext, original: cst.Attribute, updated: cst.Attribute) -> None:
     for qname in qualified(original, m):
         hit = m.table.drifted_names.get(qname)
         if hit is None or m.works(hit.location):

@@ -9,20 +9,20 @@ whichever the installed callable takes.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import (
+from pallas_compat.facts._table import (
     KEYWORD_RENAMES,
     Location,
     keyword_releases,
     renamed_keyword,
 )
-from pallas_compat._syntax import called
-from pallas_compat._uses import Use
+from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._keywords import keyword_args, keyword_use
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import called
+from pallas_compat.rules._use import Use
 
 RULE = Rule(
     "PAL206",
@@ -43,7 +43,7 @@ def claims(callable_key: str, name: str) -> bool:
     return bool(group_of(callable_key, name))
 
 
-def find_call(f: Any, node: cst.Call) -> Iterator[Use | None]:
+def find_call(f: FindContext, node: cst.Call) -> Iterator[Use | None]:
     target = called(node, f, lambda: f.bindings)
     if target is None:
         return
@@ -57,7 +57,7 @@ def find_call(f: Any, node: cst.Call) -> Iterator[Use | None]:
         yield keyword_use(f, key, arg, hint)
 
 
-def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
     target = called(original, m, m.bindings)
     if target is None:
         return None

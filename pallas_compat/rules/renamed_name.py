@@ -12,11 +12,12 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import GPU_LEGACY, TRITON, Feature
-from pallas_compat._rewrite import attr
-from pallas_compat._syntax import qualified
-from pallas_compat._uses import name_use
+from pallas_compat.facts._table import GPU_LEGACY, TRITON, Feature
+from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules._rewrite import attr
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import qualified
+from pallas_compat.rules._use import name_use
 
 RULE = Rule(
     "PAL101",
@@ -30,7 +31,7 @@ def claims_feature(feature: Feature) -> bool:
     return feature.renamed
 
 
-def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
     drift = f.table.drifted_names.get(qname)
     if drift is None:
         return None
@@ -39,7 +40,7 @@ def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
     return None
 
 
-def rewrite_attribute(m: Any, original: cst.Attribute, updated: cst.Attribute) -> Any:
+def rewrite_attribute(m: RewriteContext, original: cst.Attribute, updated: cst.Attribute) -> Any:
     for qname in qualified(original, m):
         hit = m.table.drifted_names.get(qname)
         if hit is None or m.works(hit.location):
@@ -54,7 +55,7 @@ def rewrite_attribute(m: Any, original: cst.Attribute, updated: cst.Attribute) -
     return None
 
 
-def rewrite_import(m: Any, original: cst.Import, updated: cst.Import) -> cst.Import:
+def rewrite_import(m: RewriteContext, original: cst.Import, updated: cst.Import) -> cst.Import:
     """``import jax.util as util`` -> ``import jax._src.util as util`` where the module moved."""
     names = []
     for alias in updated.names:
@@ -65,7 +66,7 @@ def rewrite_import(m: Any, original: cst.Import, updated: cst.Import) -> cst.Imp
     return updated.with_changes(names=names)
 
 
-def moved_module(m: Any, dotted: str) -> str | None:
+def moved_module(m: RewriteContext, dotted: str) -> str | None:
     """Where a module JAX moved lives on the target, when the target lacks the old one."""
     hit = m.table.drifted_names.get(dotted)
     if hit is None or m.works(hit.location):
@@ -75,14 +76,14 @@ def moved_module(m: Any, dotted: str) -> str | None:
 
 
 def rewrite_import_from(
-    m: Any, original: cst.ImportFrom, updated: cst.ImportFrom
+    m: RewriteContext, original: cst.ImportFrom, updated: cst.ImportFrom
 ) -> cst.ImportFrom | cst.FlattenSentinel[cst.BaseSmallStatement]:
     """``from old import Name`` -> ``from new import NewName as Name``: uses stay valid; a name
     that left for another module (outside Pallas) gets a statement of its own."""
     if isinstance(updated.names, cst.ImportStar):
         return updated
     source = cst.helpers.get_full_name_for_node(original.module) if original.module else ""
-    base = cst.helpers.get_full_name_for_node(updated.module) if updated.module else ""
+    base = (cst.helpers.get_full_name_for_node(updated.module) if updated.module else "") or ""
     names: list[cst.ImportAlias] = []
     elsewhere: dict[str, list[cst.ImportAlias]] = {}
     assert not isinstance(original.names, cst.ImportStar)

@@ -5,12 +5,12 @@ can follow: doctor says so per file rather than stay silent."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import libcst as cst
 
-from pallas_compat._uses import Use
+from pallas_compat.rules._context import FindContext
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._use import Use
 
 RULE = Rule(
     "PAL105",
@@ -25,6 +25,8 @@ HINT = (
 )
 
 
-def find_module(f: Any, node: cst.Module) -> Iterator[Use]:
+def find_module(f: FindContext, node: cst.Module) -> Iterator[Use]:
+    if f.expansions is None:  # the dispatcher reads them first, on visit_Module
+        return
     for line, column, module in f.expansions.opaque:
         yield Use(f.path, line, column, API.format(module), (), HINT, False)

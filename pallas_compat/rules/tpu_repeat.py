@@ -11,12 +11,13 @@ from typing import Any
 
 import libcst as cst
 
-from pallas_compat._block_spec_order import positional
-from pallas_compat._facts import TPU, Feature, Location
-from pallas_compat._rewrite import ATOMS
-from pallas_compat._syntax import keyword, qualified
-from pallas_compat._uses import feature_name_use
+from pallas_compat.facts._table import TPU, Feature, Location
+from pallas_compat.rules._argument_order import positional
+from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules._rewrite import ATOMS
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import keyword, qualified
+from pallas_compat.rules._use import feature_name_use
 
 RULE = Rule(
     "PAL302",
@@ -33,11 +34,13 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: Any, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
     return feature_name_use(f, node, qname, FEATURES)
 
 
-def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> cst.BaseExpression | None:
+def rewrite_call(
+    m: RewriteContext, original: cst.Call, updated: cst.Call
+) -> cst.BaseExpression | None:
     if f"{TPU}.repeat" not in qualified(original.func, m) or m.works(TPU_REPEAT):
         return None
     args = positional(updated)

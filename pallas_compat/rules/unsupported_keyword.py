@@ -10,15 +10,21 @@ notes the line: only a person can say what the call should do instead.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import libcst as cst
 
-from pallas_compat._facts import CALL_KEYWORDS, KEYWORD_ADVICE, Location, keyword_releases
-from pallas_compat._syntax import PALLAS_CALL, called
-from pallas_compat._uses import Use
+from pallas_compat.facts._table import (
+    CALL_KEYWORDS,
+    KEYWORD_ADVICE,
+    PALLAS_CALL,
+    Location,
+    keyword_releases,
+)
 from pallas_compat.rules import _keywords
+from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._syntax import called
+from pallas_compat.rules._use import Use
 
 RULE = Rule(
     "PAL207",
@@ -34,28 +40,24 @@ def advice(callable_key: str, name: str) -> str | None:
     return KEYWORD_ADVICE.get((callable_key, name))
 
 
-def find_call(f: Any, node: cst.Call) -> Iterator[Use | None]:
-    from pallas_compat.rules import keyword_owner
-
+def find_call(f: FindContext, node: cst.Call) -> Iterator[Use | None]:
     target = called(node, f, lambda: f.bindings)
     if target is None:
         return
     key = target[0]
     for name, arg in _keywords.keyword_args(node):
-        if keyword_owner(key, name) is None:
+        if f.keyword_owner(key, name) is None:
             yield _keywords.keyword_use(f, key, arg, advice(key, name))
 
 
-def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> None:
-    from pallas_compat.rules import keyword_owner
-
+def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> None:
     target = called(original, m, m.bindings)
     if target is None:
         return None
     key = target[0]
     for name, _ in _keywords.keyword_args(updated):
         spans = keyword_releases(key, name)
-        if spans and not m.works_in(spans) and keyword_owner(key, name) is None:
+        if spans and not m.works_in(spans) and m.keyword_owner(key, name) is None:
             spelling = Location.parse(key).spelling
             text = advice(key, name) or "leave it out or keep an older JAX"
             m.mark(f"{spelling}({name}=...) is not taken by JAX {m.target}: {text}")

@@ -1,0 +1,129 @@
+"""``pallas-compat doctor``: every use of a drifted Pallas API under the paths, with the rule
+that found it, where it works and what to write instead; as text, JSON, HTML, GitHub
+annotations or SARIF."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from importlib.metadata import PackageNotFoundError, version
+
+from pallas_compat.lint import _finder, _runs_on
+from pallas_compat.lint._finder import UseState, gc_paused
+from pallas_compat.lint._inputs import internal_error, parse, python_sources
+from pallas_compat.lint._noqa import noqa_lines, silenced
+from pallas_compat.lint._render_github import workflow_commands
+from pallas_compat.lint._render_html import page, report_url
+from pallas_compat.lint._render_sarif import sarif
+from pallas_compat.lint._report import Finding, Report, Skipped, Summary
+from pallas_compat.lint._settings import Settings, settings
+from pallas_compat.rules._use import Use
+
+FORMATS = ("text", "json", "html", "github", "sarif")
+
+
+def collect(args: argparse.Namespace, chosen: Settings) -> Report:
+    """doctor's report: the selected uses not silenced by a ``# noqa``."""
+    uses: list[Use] = []
+    unreadable: list[str] = []
+    silenced_count = 0
+    files, skipped = python_sources(args.paths)
+    for source in files:
+        with gc_paused():
+            parsed = parse(source)
+            if parsed is None:
+                unreadable.append(str(source.path))
+                continue
+            data, module = parsed
+            if module is None:
+                continue
+            try:
+                found = _finder.find_uses(str(source.path), module)
+            except Exception as exc:  # a bug of ours must not hide the other files
+                internal_error(source, "doctor", exc)
+                unreadable.append(str(source.path))
+                continue
+        lines = noqa_lines(data)
+        for use in found:
+            if use.code not in chosen.selected:
+                continue
+            if silenced(lines, use.line, use.code):
+                silenced_count += 1
+                continue
+            uses.append(use)
+    findings = tuple(Finding.of(use, chosen.target, chosen.releases, chosen.label) for use in uses)
+    states = [finding.state for finding in findings]
+    return Report(
+        target=chosen.target,
+        releases=tuple(chosen.releases),
+        checked=chosen.label,
+        findings=findings,
+        files=_runs_on.by_file(uses),
+        tree=_runs_on.ranges(uses),
+        left_untouched=tuple(unreadable),
+        skipped=tuple(Skipped(str(s.path), s.reason) for s in skipped),
+        summary=Summary(
+            files=len(files),
+            uses=len(uses),
+            breaking=states.count(UseState.BREAKS),
+            warning=states.count(UseState.WARNS),
+            unknown=states.count(UseState.UNKNOWN),
+            silenced=silenced_count,
+        ),
+    )
+
+
+def text(report: Report) -> str:
+    lines = []
+    for finding in report.findings:
+        use = finding.use
+        where = f"works in JAX {finding.works_in}; " if use.certain else ""
+        lines.append(
+            f"{use.path}:{use.line}:{use.column}: {use.code} {use.api} "
+            f"({where}{finding.verdict}); write: {use.hint}"
+        )
+    summary = report.summary
+    lines += [_runs_on.line(entry.path, entry.runs) for entry in report.files]
+    if summary.files > 1 and report.files:  # files without uses run wherever JAX does
+        lines.append(_runs_on.line(f"all {summary.files} files", report.tree))
+    lines.append(
+        f"{summary.uses} uses of drifted Pallas APIs in {summary.files} files; "
+        f"{summary.breaking} break on {report.checked}"
+        + (f"; {summary.warning} work there with a deprecation warning" if summary.warning else "")
+        + (f"; {summary.unknown} cannot be told from the source" if summary.unknown else "")
+        + (f"; {summary.silenced} silenced by # noqa" if summary.silenced else "")
+        + (
+            f"; {len(report.left_untouched)} files could not be read"
+            if report.left_untouched
+            else ""
+        )
+    )
+    return "\n".join(lines) + "\n"
+
+
+def own_version() -> str:
+    try:
+        return version("pallas-compat")
+    except PackageNotFoundError:  # run from a checkout
+        return "0+unknown"
+
+
+def doctor(args: argparse.Namespace) -> int:
+    url = None
+    if args.format == "html":  # a page that is not there is refused before any file is read
+        url = report_url(args.report)
+    report = collect(args, settings(args))
+    if args.format == "json":
+        out = json.dumps(report.as_json(), indent=1) + "\n"
+    elif args.format == "html":
+        out = page(report, url)
+    elif args.format == "github":
+        out = "".join(f"{line}\n" for line in workflow_commands(report))
+        print(text(report).splitlines()[-1], file=sys.stderr)
+    elif args.format == "sarif":
+        out = sarif(report, own_version())
+    else:
+        out = text(report)
+    sys.stdout.write(out)
+    return report.exit_status

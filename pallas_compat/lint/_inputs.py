@@ -1,0 +1,74 @@
+"""Reading the paths ``doctor`` and ``migrate`` are given: which files, their bytes, their
+libcst module; what cannot be read is named on stderr, one line each, and passed over."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tokenize
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pallas_compat._usage import UsageError
+from pallas_compat.lint._finder import may_use_pallas
+from pallas_compat.lint._tree import Skipped, Source, sources
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+
+def python_sources(paths: Sequence[str]) -> tuple[list[Source], list[Skipped]]:
+    """The sources under ``paths``; what is passed over is named on stderr as it is found."""
+    for text in paths:
+        if os.path.lexists(text) and not os.path.exists(text):
+            raise UsageError(f"{text}: a broken link or a symlink loop")
+        if not os.path.exists(text):
+            raise UsageError(f"{text}: no such file or directory")
+    found, skipped = sources(paths)
+    for entry in skipped:
+        print(entry, file=sys.stderr)
+    return found, skipped
+
+
+def undecodable(data: bytes) -> str | None:
+    """Why ``data`` is not text in the encoding its coding line (or PEP 3120) names."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        data.decode(encoding)
+    except (SyntaxError, UnicodeDecodeError, LookupError) as exc:
+        return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return None
+
+
+def parse(source: Source) -> tuple[bytes, cst.Module | None] | None:
+    """(bytes, module) for a file to check; module None when it cannot hold a drifted use.
+    None (after one line on stderr) when it cannot be read, decoded or parsed."""
+    import libcst as cst
+
+    try:
+        data = source.real.read_bytes()
+    except OSError as exc:
+        print(f"{source.path}: cannot read, left untouched ({exc.strerror})", file=sys.stderr)
+        return None
+    problem = undecodable(data)
+    if problem is not None:
+        print(f"{source.path}: cannot decode, left untouched ({problem})", file=sys.stderr)
+        return None
+    if not may_use_pallas(data):
+        return data, None
+    try:
+        return data, cst.parse_module(data)
+    except (cst.ParserSyntaxError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"{source.path}: cannot parse, left untouched ({first})", file=sys.stderr)
+        return None
+
+
+def internal_error(source: Source, command: str, exc: Exception) -> None:
+    """One line for a file ``command`` could not handle because of a bug in pallas-compat."""
+    print(
+        f"{source.path}: {command} failed on this file, left untouched (internal error "
+        f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}; please report it)",
+        file=sys.stderr,
+    )

@@ -1,0 +1,108 @@
+"""``pallas-compat migrate``: rewrite the files under the paths for one JAX release, as a
+diff (the default), in place (``--write``) or as a yes/no for CI (``--check``, exit 1 when a
+file would change, like ``ruff format --check``)."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import difflib
+import sys
+
+from pallas_compat._file_writes import write_atomic
+from pallas_compat._usage import UsageError
+from pallas_compat.lint._finder import gc_paused
+from pallas_compat.lint._inputs import internal_error, parse, python_sources
+from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.lint._noqa import noqa_lines
+from pallas_compat.lint._settings import Settings, settings
+from pallas_compat.lint._tree import Source
+
+
+def rewritten(source: Source, chosen: Settings) -> tuple[bytes, bytes] | None:
+    """The file's bytes and its new ones (the same where nothing changes); None, after one
+    line on stderr, where it cannot be read or parsed or the rewrite would not parse."""
+
+    with gc_paused():
+        parsed = parse(source)
+        if parsed is None:
+            return None
+        before, module = parsed
+        if module is None:
+            return before, before
+        try:
+            migrated = migrate_module(module, chosen.target, chosen.selected, noqa_lines(before))
+        except Exception as exc:  # a bug of ours must not hide the other files
+            internal_error(source, "migrate", exc)
+            return None
+    after = migrated.bytes
+    if after != before:
+        try:
+            ast.parse(after)
+        except SyntaxError as exc:
+            print(
+                f"{source.path}: the rewrite does not parse ({exc.msg}); left untouched",
+                file=sys.stderr,
+            )
+            return None
+    return before, after
+
+
+def diff(source: Source, before: bytes, after: bytes) -> None:
+    sys.stdout.writelines(
+        difflib.unified_diff(
+            before.decode(errors="replace").splitlines(keepends=True),
+            after.decode(errors="replace").splitlines(keepends=True),
+            f"a/{source.display}",
+            f"b/{source.display}",
+        )
+    )
+
+
+def migrate(args: argparse.Namespace) -> int:
+    chosen = settings(args)
+    if len(chosen.releases) > 1:
+        raise UsageError(
+            f"pyproject.toml sets a support window: migrate writes for one release, pass "
+            f"--target (the shim's imports serve {chosen.label})"
+        )
+    status, changed, unwritable = 0, 0, 0
+    files, _ = python_sources(args.paths)
+    for source in files:
+        done = rewritten(source, chosen)
+        if done is None:
+            status = 1
+            continue
+        before, after = done
+        if after == before:
+            continue
+        if args.check:
+            print(f"would rewrite {source.path}", file=sys.stderr)
+        elif args.write:
+            try:
+                write_atomic(source.real, after)  # a link stays a link: its target is rewritten
+            except OSError as exc:  # an unwritable folder must not stop the rest of the tree
+                print(f"{source.path}: cannot write, left untouched ({why(exc)})", file=sys.stderr)
+                status, unwritable = 1, unwritable + 1
+                continue
+            print(f"rewrote {source.path}", file=sys.stderr)
+        else:
+            diff(source, before, after)
+        changed += 1
+    print(summary(args, changed, unwritable, chosen.target), file=sys.stderr)
+    return max(status, 1 if args.check and changed else 0)
+
+
+def summary(args: argparse.Namespace, changed: int, unwritable: int, target: str) -> str:
+    if args.check:
+        action = "would be rewritten (--check)"
+    elif args.write:
+        action = "rewritten"
+    else:
+        action = "would change (dry run; --write to apply)"
+    not_written = f"; {unwritable} files could not be written" if unwritable else ""
+    return f"{changed} files {action} for JAX {target}{not_written}"
+
+
+def why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
