@@ -8,8 +8,6 @@ comments stay where they were); the shim's ``BlockSpec`` takes either order.
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import BLOCK_SPEC_ORDER
@@ -17,7 +15,7 @@ from pallas_compat.rules._argument_order import Order, block_spec_order
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import is_call_to
-from pallas_compat.rules._use import form_use
+from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
     "PAL201",
@@ -29,7 +27,7 @@ RULE = Rule(
 FORMS = frozenset({BLOCK_SPEC_ORDER})
 
 
-def find_call(f: FindContext, node: cst.Call) -> Any:
+def find_call(f: FindContext, node: cst.Call) -> Use | None:
     if is_call_to(node, f, "BlockSpec") and block_spec_order(node, lambda: f.bindings) is Order.OLD:
         return form_use(f, node, BLOCK_SPEC_ORDER)
     return None

@@ -7,8 +7,6 @@ Doctor cannot tell whether it breaks: it says so (``cannot tell``) rather than g
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import BLOCK_SPEC_ORDER, CALL_FORMS, call_form_releases, describe
@@ -16,7 +14,7 @@ from pallas_compat.rules._argument_order import Order, block_spec_order
 from pallas_compat.rules._context import FindContext
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import is_call_to
-from pallas_compat.rules._use import use_at
+from pallas_compat.rules._use import Use, use_at
 
 RULE = Rule(
     "PAL202",
@@ -35,7 +33,7 @@ def advice() -> str:
     )
 
 
-def find_call(f: FindContext, node: cst.Call) -> Any:
+def find_call(f: FindContext, node: cst.Call) -> Use | None:
     if (
         is_call_to(node, f, "BlockSpec")
         and block_spec_order(node, lambda: f.bindings) is Order.UNKNOWN

@@ -8,15 +8,13 @@ keyword.
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import BLOCK_SPEC_SUBCLASS
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._subclass_init import mended, own_init, subclasses_block_spec
-from pallas_compat.rules._use import form_use
+from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
     "PAL209",
@@ -28,7 +26,7 @@ RULE = Rule(
 FORMS = frozenset({BLOCK_SPEC_SUBCLASS})
 
 
-def find_class(f: FindContext, node: cst.ClassDef) -> Any:
+def find_class(f: FindContext, node: cst.ClassDef) -> Use | None:
     if own_init(node) is not None and subclasses_block_spec(node, f):
         return form_use(f, node.name, BLOCK_SPEC_SUBCLASS)
     return None

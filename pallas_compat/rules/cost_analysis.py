@@ -7,8 +7,6 @@ at once, and a name bound once in the same function from the call.
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import (
@@ -22,7 +20,7 @@ from pallas_compat.facts._target import Target
 from pallas_compat.rules import _cost_analysis_index
 from pallas_compat.rules._context import FindContext
 from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._use import use_at
+from pallas_compat.rules._use import Use, use_at
 
 RULE = Rule(
     "PAL303",
@@ -42,7 +40,7 @@ def leave_function(f: FindContext, node: cst.FunctionDef) -> None:
     f.state[RULE.code].pop()
 
 
-def find_subscript(f: FindContext, node: cst.Subscript) -> Any:
+def find_subscript(f: FindContext, node: cst.Subscript) -> Use | None:
     bound = f.state.setdefault(RULE.code, [set()])[-1]
     if not _cost_analysis_index.is_old_index(node, bound):
         return None

@@ -7,8 +7,6 @@ each went. ``migrate`` writes the new name where the target has it.
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import FEATURES_BY_KEY, MEMBER_MOVES, Location
@@ -16,7 +14,7 @@ from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rewrite import attr
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import qualified
-from pallas_compat.rules._use import use_at
+from pallas_compat.rules._use import Use, use_at
 
 RULE = Rule(
     "PAL103",
@@ -28,7 +26,7 @@ RULE = Rule(
 LOOK_INSIDE = True
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
     if qname not in f.table.moved_members:
         return None
     spelling, spans, hint = f.table.moved_members[qname]
@@ -50,6 +48,8 @@ def new_home(m: RewriteContext, original: cst.Attribute) -> Location | None:
     return None
 
 
-def rewrite_attribute(m: RewriteContext, original: cst.Attribute, updated: cst.Attribute) -> Any:
+def rewrite_attribute(
+    m: RewriteContext, original: cst.Attribute, updated: cst.Attribute
+) -> cst.BaseExpression | None:
     new = new_home(m, original)
     return None if new is None else attr(f"{m.alias_for(new.module)}.{new.attr}")

@@ -7,8 +7,6 @@ module (``_for_loop_module.py`` says why no call-site rewrite can be right); the
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import FOR_LOOP, Feature
@@ -16,7 +14,7 @@ from pallas_compat.facts._target import Target
 from pallas_compat.rules._context import FindContext
 from pallas_compat.rules._for_loop_module import migrate_for_loop
 from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._use import feature_name_use
+from pallas_compat.rules._use import Use, feature_name_use
 
 RULE = Rule(
     "PAL106",
@@ -33,7 +31,7 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
     return feature_name_use(f, node, qname, FEATURES)
 
 

@@ -6,15 +6,13 @@ Found in imports; ``migrate`` imports the new module under the old binding, so u
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import GPU_LEGACY, GPU_MODULE, PL, TRITON
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rewrite import attr
 from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._use import form_use
+from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
     "PAL104",
@@ -26,7 +24,7 @@ RULE = Rule(
 FORMS = frozenset({GPU_MODULE})
 
 
-def find_import(f: FindContext, module: str, where: cst.CSTNode) -> Any:
+def find_import(f: FindContext, module: str, where: cst.CSTNode) -> Use | None:
     return form_use(f, where, GPU_MODULE) if module == GPU_LEGACY else None
 
 
@@ -42,7 +40,7 @@ def rewrite_import(m: RewriteContext, original: cst.Import, updated: cst.Import)
 
 def rewrite_import_from(
     m: RewriteContext, original: cst.ImportFrom, updated: cst.ImportFrom
-) -> Any:
+) -> cst.ImportFrom:
     """``from ...pallas.gpu import X`` and ``from ...pallas import gpu [as g]``."""
     if isinstance(updated.names, cst.ImportStar):
         return updated

@@ -10,8 +10,6 @@ a static slice past the end before the mask applies). Anything else gets a note.
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import PL, TRITON, Feature, Location
@@ -21,7 +19,7 @@ from pallas_compat.rules._load_store_calls import PARAMETERS, canonical
 from pallas_compat.rules._rewrite import attr, standalone, subscript
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import is_call_to, keyword, qualified
-from pallas_compat.rules._use import feature_name_use
+from pallas_compat.rules._use import Use, feature_name_use
 
 RULE = Rule(
     "PAL301",
@@ -47,7 +45,7 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
     return feature_name_use(f, node, qname, FEATURES)
 
 

@@ -8,8 +8,6 @@ meant: it notes the line for a person.
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import Feature
@@ -17,7 +15,7 @@ from pallas_compat.rules import masked_access
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import qualified
-from pallas_compat.rules._use import name_use
+from pallas_compat.rules._use import Use, name_use
 
 RULE = Rule(
     "PAL102",
@@ -31,7 +29,7 @@ def claims_feature(feature: Feature) -> bool:
     return True
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
     """Every drifted name no rule before this one claimed."""
     return name_use(f, node, qname) if qname in f.table.drifted_names else None
 

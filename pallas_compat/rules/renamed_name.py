@@ -8,8 +8,6 @@ the target has, in uses and in ``from`` imports (the binding stays, so later use
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import GPU_LEGACY, TRITON, Feature
@@ -17,7 +15,7 @@ from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rewrite import attr
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import qualified
-from pallas_compat.rules._use import name_use
+from pallas_compat.rules._use import Use, name_use
 
 RULE = Rule(
     "PAL101",
@@ -31,7 +29,7 @@ def claims_feature(feature: Feature) -> bool:
     return feature.renamed
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
     drift = f.table.drifted_names.get(qname)
     if drift is None:
         return None
@@ -40,7 +38,9 @@ def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
     return None
 
 
-def rewrite_attribute(m: RewriteContext, original: cst.Attribute, updated: cst.Attribute) -> Any:
+def rewrite_attribute(
+    m: RewriteContext, original: cst.Attribute, updated: cst.Attribute
+) -> cst.BaseExpression | None:
     for qname in qualified(original, m):
         hit = m.table.drifted_names.get(qname)
         if hit is None or m.works(hit.location):

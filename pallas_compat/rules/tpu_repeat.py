@@ -7,8 +7,6 @@ given; the shim serves ``pltpu.repeat`` itself.
 
 from __future__ import annotations
 
-from typing import Any
-
 import libcst as cst
 
 from pallas_compat.facts._table import TPU, Feature, Location
@@ -17,7 +15,7 @@ from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rewrite import ATOMS
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import keyword, qualified
-from pallas_compat.rules._use import feature_name_use
+from pallas_compat.rules._use import Use, feature_name_use
 
 RULE = Rule(
     "PAL302",
@@ -34,7 +32,7 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Any:
+def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
     return feature_name_use(f, node, qname, FEATURES)
 
 
