@@ -25,6 +25,22 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def add_file_selection(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--extend-exclude",
+        action="append",
+        metavar="PATTERNS",
+        help="also leave out files and folders whose name matches (comma-separated globs); "
+        "environments, version control, caches and builds (.venv, .git, .nox, build, "
+        "site-packages, ...) are always left out of a walked folder",
+    )
+    command.add_argument(
+        "--no-respect-gitignore",
+        action="store_true",
+        help="read what .gitignore files ignore, too",
+    )
+
+
 def add_rule_selection(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--select",
@@ -155,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
         "links into (default: the page of the pallas-compat checkout, where there is one)",
     )
     add_rule_selection(doctor)
+    add_file_selection(doctor)
     doctor.set_defaults(run=run_doctor)
     migrate = commands.add_parser("migrate", help="rewrite drifted Pallas code for a JAX release")
     migrate.add_argument("paths", nargs="+", help="files or folders")
@@ -170,6 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="exit 1 if a file would change (for CI); no diff"
     )
     add_rule_selection(migrate)
+    add_file_selection(migrate)
     migrate.set_defaults(run=run_migrate)
     rules = commands.add_parser("rules", help="list the drift rules and what migrate fixes")
     rules.add_argument("--format", choices=("text", "json"), default="text")

@@ -1,5 +1,17 @@
 from __future__ import annotations
 
-from report._cli import main
+import sys
+
+try:
+    from report._cli import main
+except ModuleNotFoundError as exc:  # run from a checkout without the project's dependencies
+    if (exc.name or "").partition(".")[0] in ("pallas_compat", "report", "common"):
+        raise  # ours: a bug, not a missing install
+    print(
+        f"python -m report: error: needs {exc.name} (the report asks the rules what migrate "
+        "fixes, and they read code with libcst); install the project: pip install -e .",
+        file=sys.stderr,
+    )
+    raise SystemExit(2) from None
 
 raise SystemExit(main())

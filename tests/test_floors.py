@@ -3,8 +3,8 @@ an import circle, and a module imports another inside a function only to be fast
 
 The floors, bottom up (the README's Layout says the same):
 
-- ``facts`` (and the one-job helpers ``_cpus``, ``_file_writes``, ``_usage``, ``_version``): nothing
-  above;
+- ``facts``, and the one-job helpers (``_cpus``, ``_file_writes``, ``_not_project_code``,
+  ``_usage``, ``_version``): nothing of the package;
 - ``shim`` and ``rules``: the facts; never each other;
 - ``lint`` (doctor, migrate): the rules and the facts;
 - ``matrix``: lint, rules and facts;
@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pallas_compat"
-HELPERS = {"_cpus", "_file_writes", "_usage", "_version"}
+HELPERS = {"_cpus", "_file_writes", "_not_project_code", "_usage", "_version"}
 #: room -> the rooms its modules may import (its own room always).
 MAY_IMPORT: dict[str, set[str]] = {
     **{helper: set() for helper in HELPERS},

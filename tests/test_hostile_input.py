@@ -570,3 +570,27 @@ def test_report_refuses_malformed_corpus_results(tmp_path: Path) -> None:
     out.mkdir()
     done = command(str(folder), "--out", str(out), module="report")
     assert_one_line_error(done, str(bad), "results[0] has no 'kernel'")
+
+
+def test_report_without_libcst_says_what_to_install() -> None:
+    """The README's promise: one line and exit 2, not a traceback, where the checkout's
+    dependencies are not installed (libcst hidden here, as if it were not)."""
+    code = (
+        "import builtins, runpy, sys\n"
+        "real = builtins.__import__\n"
+        "def hide(name, *args, **kwargs):\n"
+        "    if name.partition('.')[0] == 'libcst':\n"
+        "        raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "    return real(name, *args, **kwargs)\n"
+        "builtins.__import__ = hide\n"
+        "sys.argv = ['report', '--help']\n"
+        "runpy.run_module('report', run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    assert_one_line_error(done, "needs libcst", "pip install -e .")

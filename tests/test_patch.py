@@ -322,3 +322,35 @@ def test_patch_fills_mosaic_gpu_too() -> None:
             assert target.GPUCompilerParams is space.CompilerParams
     finally:
         pallas_compat.unpatch()
+
+
+def test_a_second_patch_installs_the_same_and_its_old_names_still_warn() -> None:
+    """Whether a name is old is asked of its fill each time, not of a warning the first
+    ``patch()`` happened to capture: ``patch(); unpatch(); patch()`` is the first patch again."""
+    import warnings
+
+    import jax.experimental.pallas as native
+
+    from pallas_compat.shim import _patch, _warnings
+
+    def installed() -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
+        names = sorted((module.__name__, name) for module, name, _ in _patch._installed)
+        return names, {m: sorted(t) for m, t in _patch._on_lookup.items()}
+
+    try:
+        pallas_compat.patch()
+        first = installed()
+        pallas_compat.unpatch()
+        pallas_compat.patch()
+        assert installed() == first
+        for module, names in first[1].items():  # old spellings served on lookup (none on
+            for name in names:  # releases that still have every old name: 0.4.30)
+                _warnings.forget_warnings()
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    getattr(sys.modules[module], name)
+                kinds = [type(w.message) for w in caught]
+                assert pallas_compat.PallasCompatDeprecationWarning in kinds, (module, name)
+    finally:
+        pallas_compat.unpatch()
+    assert native is sys.modules["jax.experimental.pallas"]

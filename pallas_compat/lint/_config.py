@@ -45,11 +45,17 @@ def find_pyproject(paths: list[str]) -> Path | None:
         common = Path(os.path.commonpath([os.path.abspath(p) for p in paths or ["."]]))
     except ValueError:  # paths on different drives
         common = Path.cwd()
-    start = common if common.is_dir() else common.parent
+    try:
+        start = common if common.is_dir() else common.parent
+    except OSError:  # a folder the OS will not stat: look from its parent
+        start = common.parent
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except OSError:  # cannot look inside this folder: a pyproject there is not ours to read
+            continue
     return None
 
 

@@ -11,7 +11,13 @@ from importlib.metadata import PackageNotFoundError, version
 
 from pallas_compat.lint import _finder, _runs_on
 from pallas_compat.lint._finder import UseState, gc_paused
-from pallas_compat.lint._inputs import internal_error, parse, python_sources
+from pallas_compat.lint._inputs import (
+    exclusions_of,
+    internal_error,
+    parse,
+    python_sources,
+    too_deep,
+)
 from pallas_compat.lint._noqa import noqa_lines, silenced
 from pallas_compat.lint._render_github import workflow_commands
 from pallas_compat.lint._render_html import page, report_url
@@ -28,7 +34,8 @@ def collect(args: argparse.Namespace, chosen: Settings) -> Report:
     uses: list[Use] = []
     unreadable: list[str] = []
     silenced_count = 0
-    files, skipped = python_sources(args.paths)
+    files, skipped = python_sources(args.paths, exclusions_of(args))
+    unreadable += [str(s.path) for s in skipped if s.unread]  # folders the OS would not list
     for source in files:
         with gc_paused():
             parsed = parse(source)
@@ -40,6 +47,10 @@ def collect(args: argparse.Namespace, chosen: Settings) -> Report:
                 continue
             try:
                 found = _finder.find_uses(str(source.path), module)
+            except RecursionError:
+                too_deep(source, "doctor")
+                unreadable.append(str(source.path))
+                continue
             except Exception as exc:  # a bug of ours must not hide the other files
                 internal_error(source, "doctor", exc)
                 unreadable.append(str(source.path))

@@ -3,6 +3,8 @@ libcst module; what cannot be read is named on stderr, one line each, and passed
 
 from __future__ import annotations
 
+import argparse
+import ast
 import io
 import os
 import sys
@@ -12,23 +14,31 @@ from typing import TYPE_CHECKING
 
 from pallas_compat._usage import UsageError
 from pallas_compat.lint._finder import may_use_pallas
-from pallas_compat.lint._tree import Skipped, Source, sources
+from pallas_compat.lint._tree import Exclusions, Skipped, Source, sources
 
 if TYPE_CHECKING:
     import libcst as cst
 
 
-def python_sources(paths: Sequence[str]) -> tuple[list[Source], list[Skipped]]:
+def python_sources(
+    paths: Sequence[str], exclusions: Exclusions | None = None
+) -> tuple[list[Source], list[Skipped]]:
     """The sources under ``paths``; what is passed over is named on stderr as it is found."""
     for text in paths:
         if os.path.lexists(text) and not os.path.exists(text):
             raise UsageError(f"{text}: a broken link or a symlink loop")
         if not os.path.exists(text):
             raise UsageError(f"{text}: no such file or directory")
-    found, skipped = sources(paths)
+    found, skipped = sources(paths, exclusions)
     for entry in skipped:
         print(entry, file=sys.stderr)
     return found, skipped
+
+
+def exclusions_of(args: argparse.Namespace) -> Exclusions:
+    """``--extend-exclude`` and ``--no-respect-gitignore`` as the walk takes them."""
+    patterns = [p.strip() for value in args.extend_exclude or [] for p in value.split(",")]
+    return Exclusions(tuple(p for p in patterns if p), not args.no_respect_gitignore)
 
 
 def undecodable(data: bytes) -> str | None:
@@ -57,12 +67,38 @@ def parse(source: Source) -> tuple[bytes, cst.Module | None] | None:
         return None
     if not may_use_pallas(data):
         return data, None
+    beyond = beyond_python(data)
+    if beyond is not None:
+        print(f"{source.path}: cannot parse, left untouched ({beyond})", file=sys.stderr)
+        return None
     try:
         return data, cst.parse_module(data)
     except (cst.ParserSyntaxError, ValueError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"{source.path}: cannot parse, left untouched ({first})", file=sys.stderr)
         return None
+
+
+def beyond_python(data: bytes) -> str | None:
+    """Why CPython itself could not compile ``data`` for its nesting (``((((...))))`` past 200
+    levels, an expression too deep for its stack), which libcst's parser would take; None
+    otherwise. Other syntax is libcst's to judge (it reads newer grammar than this Python)."""
+    try:
+        ast.parse(data)
+    except SyntaxError as exc:
+        return exc.msg if "nested" in (exc.msg or "") else None
+    except (RecursionError, MemoryError):
+        return "nested too deeply for Python to compile"
+    except ValueError:  # null bytes: libcst says so in its own words
+        return None
+    return None
+
+
+def too_deep(source: Source, command: str) -> None:
+    """One line for a file whose nesting exhausted the stack while ``command`` walked it."""
+    print(
+        f"{source.path}: {command} left it untouched (nested too deeply to walk)", file=sys.stderr
+    )
 
 
 def internal_error(source: Source, command: str, exc: Exception) -> None:

@@ -7,12 +7,19 @@ from __future__ import annotations
 import argparse
 import ast
 import difflib
+import stat
 import sys
 
 from pallas_compat._file_writes import write_atomic
 from pallas_compat._usage import UsageError
 from pallas_compat.lint._finder import gc_paused
-from pallas_compat.lint._inputs import internal_error, parse, python_sources
+from pallas_compat.lint._inputs import (
+    exclusions_of,
+    internal_error,
+    parse,
+    python_sources,
+    too_deep,
+)
 from pallas_compat.lint._migrate import migrate_module
 from pallas_compat.lint._noqa import noqa_lines
 from pallas_compat.lint._settings import Settings, settings
@@ -32,6 +39,9 @@ def rewritten(source: Source, chosen: Settings) -> tuple[bytes, bytes] | None:
             return before, before
         try:
             migrated = migrate_module(module, chosen.target, chosen.selected, noqa_lines(before))
+        except RecursionError:
+            too_deep(source, "migrate")
+            return None
         except Exception as exc:  # a bug of ours must not hide the other files
             internal_error(source, "migrate", exc)
             return None
@@ -67,7 +77,9 @@ def migrate(args: argparse.Namespace) -> int:
             f"--target (the shim's imports serve {chosen.label})"
         )
     status, changed, unwritable = 0, 0, 0
-    files, _ = python_sources(args.paths)
+    files, skipped = python_sources(args.paths, exclusions_of(args))
+    if any(s.unread for s in skipped):  # code under it went unchecked: never a quiet pass
+        status = 1
     for source in files:
         done = rewritten(source, chosen)
         if done is None:
@@ -79,6 +91,13 @@ def migrate(args: argparse.Namespace) -> int:
         if args.check:
             print(f"would rewrite {source.path}", file=sys.stderr)
         elif args.write:
+            if read_only(source):  # a rename would replace it anyway: its mode says no
+                print(
+                    f"{source.path}: read-only, left untouched (chmod u+w to let migrate write it)",
+                    file=sys.stderr,
+                )
+                status, unwritable = 1, unwritable + 1
+                continue
             try:
                 write_atomic(source.real, after)  # a link stays a link: its target is rewritten
             except OSError as exc:  # an unwritable folder must not stop the rest of the tree
@@ -91,6 +110,15 @@ def migrate(args: argparse.Namespace) -> int:
         changed += 1
     print(summary(args, changed, unwritable, chosen.target), file=sys.stderr)
     return max(status, 1 if args.check and changed else 0)
+
+
+def read_only(source: Source) -> bool:
+    """Has the file no write permission for its owner (``chmod 444``)? Asked of the mode, not of
+    ``os.access``: root may write anything, and the user still meant it to stay."""
+    try:
+        return not source.real.stat().st_mode & stat.S_IWUSR
+    except OSError:
+        return False
 
 
 def summary(args: argparse.Namespace, changed: int, unwritable: int, target: str) -> str:

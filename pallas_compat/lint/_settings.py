@@ -75,6 +75,8 @@ def settings(args: argparse.Namespace) -> Settings:
         raise UsageError(str(exc)) from None
     selected = selection(split(args.select), split(args.ignore), config)
     support = getattr(args, "support", None)
+    if args.target is not None and not args.target.strip():
+        raise UsageError("--target '': name a JAX release (--target 0.12.0.1)")
     if args.target is not None or (support is None and config.support is None):
         release = args.target or config.target or installed_jax()
         if release == "unknown":

@@ -8,10 +8,15 @@ that leave the given paths, symlink loops, broken links, notebooks, files that a
 from __future__ import annotations
 
 import errno
+import fnmatch
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import pathspec
+
+from pallas_compat._not_project_code import not_project_code
 
 #: Read as Python source: modules and stubs.
 SOURCE_SUFFIXES = (".py", ".pyi")
@@ -39,18 +44,121 @@ class Source:
 class Skipped:
     path: Path
     reason: str
+    #: True where the OS refused to list or stat it: code under it went unchecked, so
+    #: ``doctor`` and ``migrate`` exit 1 (a notebook or a link out of the paths is a choice).
+    unread: bool = False
 
     def __str__(self) -> str:
         return f"{self.path}: skipped, {self.reason}"
 
 
-def _walk(folder: Path) -> list[Path]:
-    """Every file under ``folder`` in a stable order; folder links are not followed."""
+@dataclass(frozen=True)
+class Exclusions:
+    """What a walk leaves out, as ruff does: folders that are never project code, the user's
+    ``--extend-exclude`` patterns (file or folder names), and what ``.gitignore`` ignores."""
+
+    extend: tuple[str, ...] = ()
+    gitignore: bool = True
+
+
+def _walk(folder: Path, skipped: list[Skipped], exclusions: Exclusions) -> list[Path]:
+    """Every file under ``folder`` in a stable order, less what ``exclusions`` leave out (each
+    folder left out is named once in ``skipped``); folder links are not followed. A folder the
+    OS will not list is added too, as unread: never passed over in silence."""
     found: list[Path] = []
-    for top, dirs, files in os.walk(folder):
-        dirs.sort()
-        found.extend(Path(top) / name for name in sorted(files))
+    ignores = _Gitignores(folder) if exclusions.gitignore else None
+
+    def refused(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else folder
+        skipped.append(Skipped(where, f"cannot read this folder ({exc.strerror})", unread=True))
+
+    for top, dirs, files in os.walk(folder, onerror=refused):
+        here = Path(top)
+        if ignores is not None:
+            ignores.enter(here)
+        kept = []
+        for name in sorted(dirs):
+            why = _left_out(here / name, exclusions, ignores, folder=True)
+            if why is None:
+                kept.append(name)
+            else:
+                skipped.append(Skipped(here / name, why))
+        dirs[:] = kept
+        for name in sorted(files):
+            path = here / name
+            why = _left_out(path, exclusions, ignores, folder=False)
+            if why is None:
+                found.append(path)
+            elif path.suffix in SOURCE_SUFFIXES:
+                skipped.append(Skipped(path, why))
     return found
+
+
+NOT_CODE = "not project code (environments, version control, caches, builds)"
+
+
+def _left_out(
+    path: Path, exclusions: Exclusions, ignores: _Gitignores | None, *, folder: bool
+) -> str | None:
+    """Why the walk leaves ``path`` out, or None."""
+    if folder and not_project_code(path.name):
+        return f"{NOT_CODE}; --extend-exclude adds more"
+    if any(fnmatch.fnmatchcase(path.name, pattern) for pattern in exclusions.extend):
+        return "matched by --extend-exclude"
+    if ignores is not None and ignores.ignored(path, folder=folder):
+        return "ignored by .gitignore (--no-respect-gitignore reads it)"
+    return None
+
+
+class _Gitignores:
+    """The ``.gitignore`` files that apply under a walked folder: those of the folder and
+    every folder above it up to the repository's root (the first with ``.git``), then each
+    one the walk enters. A deeper file's patterns are relative to its own folder."""
+
+    def __init__(self, root: Path) -> None:
+        self.specs: dict[Path, pathspec.GitIgnoreSpec] = {}
+        start = root.absolute()
+        chain = [start]
+        while not (chain[-1] / ".git").exists() and chain[-1].parent != chain[-1]:
+            chain.append(chain[-1].parent)
+        if not (chain[-1] / ".git").exists():  # no repository: the walked folder's own only
+            chain = [start]
+        for folder in reversed(chain):
+            self.enter(folder)
+
+    def enter(self, folder: Path) -> None:
+        where = folder.absolute()
+        if where in self.specs:
+            return
+        try:
+            lines = (where / ".gitignore").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return
+        self.specs[where] = pathspec.GitIgnoreSpec.from_lines(lines.splitlines())
+
+    def ignored(self, path: Path, *, folder: bool) -> bool:
+        full = path.absolute()
+        for base, spec in self.specs.items():
+            if base == full or base not in full.parents:
+                continue
+            relative = full.relative_to(base).as_posix() + ("/" if folder else "")
+            if spec.match_file(relative):
+                return True
+        return False
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def _is_link(path: Path) -> bool:
+    try:
+        return path.is_symlink()
+    except OSError:
+        return False
 
 
 def _real(path: Path) -> Path | str:
@@ -62,34 +170,42 @@ def _real(path: Path) -> Path | str:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return "a symlink loop"
-        return "a broken link" if path.is_symlink() else f"cannot read it ({exc.strerror})"
+        return "a broken link" if _is_link(path) else f"cannot read it ({exc.strerror})"
 
 
-def sources(paths: Sequence[str]) -> tuple[list[Source], list[Skipped]]:
+def sources(
+    paths: Sequence[str], exclusions: Exclusions | None = None
+) -> tuple[list[Source], list[Skipped]]:
     """The sources under ``paths`` (each real file once, preferring a path that is no link)
-    and what was passed over, with the reason. Missing paths are the caller's check."""
+    and what was passed over, with the reason. A file named itself is always read; folders
+    are walked less ``exclusions``. Missing paths are the caller's check."""
     given = [Path(text) for text in paths]
     roots = [root for root in (_real(path) for path in given) if isinstance(root, Path)]
     candidates: list[Path] = []
     skipped: list[Skipped] = []
     for path in given:
-        files = _walk(path) if path.is_dir() else [path]
+        try:
+            folder = path.is_dir()
+        except OSError as exc:  # the OS will not say what it is: nothing under it was read
+            skipped.append(Skipped(path, f"cannot read it ({exc.strerror})", unread=True))
+            continue
+        files = _walk(path, skipped, exclusions or Exclusions()) if folder else [path]
         candidates.extend(file for file in files if file.suffix in SOURCE_SUFFIXES)
         notebooks = sum(file.suffix == NOTEBOOK_SUFFIX for file in files)
         if notebooks:
             skipped.append(Skipped(path, f"{notebooks} notebook(s) (.ipynb): {NOTEBOOKS}"))
-        if not path.is_dir() and path.suffix not in (*SOURCE_SUFFIXES, NOTEBOOK_SUFFIX):
+        if not folder and path.suffix not in (*SOURCE_SUFFIXES, NOTEBOOK_SUFFIX):
             skipped.append(Skipped(path, "not a Python source (.py or .pyi)"))
     chosen: dict[Path, Source] = {}
     for path in candidates:
         real = _real(path)
         if isinstance(real, str):
-            skipped.append(Skipped(path, real))
+            skipped.append(Skipped(path, real, unread=real.startswith("cannot read")))
         elif not any(real == root or root in real.parents for root in roots):
             skipped.append(Skipped(path, "a link to outside the given paths"))
-        elif not real.is_file():
+        elif not _is_file(real):
             skipped.append(Skipped(path, "not a regular file"))
-        elif real not in chosen or (chosen[real].path.is_symlink() and not path.is_symlink()):
+        elif real not in chosen or (_is_link(chosen[real].path) and not _is_link(path)):
             chosen[real] = Source(path, real)
     order = {path: index for index, path in enumerate(candidates)}
     return sorted(chosen.values(), key=lambda source: order[source.path]), skipped

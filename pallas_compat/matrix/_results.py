@@ -115,9 +115,11 @@ def merged(paths: list[Path]) -> tuple[list[Run], list[str], str]:
     project = ""
     for path in paths:
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise UsageError(f"--merge {path}: cannot read ({exc.strerror})") from None
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"--merge {path}: not UTF-8 (byte {exc.start})") from None
         except json.JSONDecodeError as exc:
             raise UsageError(f"--merge {path}: not JSON (line {exc.lineno}: {exc.msg})") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:

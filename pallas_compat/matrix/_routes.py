@@ -16,27 +16,10 @@ import shutil
 import sys
 from pathlib import Path
 
+from pallas_compat._not_project_code import NOT_PROJECT_CODE
 from pallas_compat._usage import UsageError
 from pallas_compat.matrix import _processes as _processes
 
-#: Never copied: version control, environments, caches and build output.
-NOT_COPIED = (
-    ".git",
-    ".hg",
-    ".svn",
-    ".venv",
-    "venv",
-    ".nox",
-    ".tox",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
-    "build",
-    "dist",
-    "*.egg-info",
-    "node_modules",
-)
 SITECUSTOMIZE = Path(__file__).with_name("_patch_site")
 PLUGIN = "pallas_compat.pytest_plugin"
 
@@ -87,7 +70,7 @@ def copy_project(project: Path, dest: Path) -> None:
     editable install of it stays valid)."""
     if dest.exists():
         shutil.rmtree(dest)
-    shutil.copytree(project, dest, symlinks=True, ignore=shutil.ignore_patterns(*NOT_COPIED))
+    shutil.copytree(project, dest, symlinks=True, ignore=shutil.ignore_patterns(*NOT_PROJECT_CODE))
 
 
 def migrate_copy(dest: Path, release: str, log: Path) -> int:

@@ -82,12 +82,14 @@ def install_all() -> None:
         target = wrapped(space)
         if target is None:  # the module does not import on this JAX
             continue
-        for name in fills_of(space):
+        for name, build in fills_of(space).items():
             if name not in ADAPTERS and name in vars(target):
                 continue
             try:
                 with _warnings.silenced() as held:
-                    value = getattr(space, name)
+                    build()  # what using it warns with: asked of the fill every time, never
+                    # of the namespace, which builds a fill once (a second patch() saw none)
+                    value = getattr(space, name)  # the namespace's object: one per process
             except (PallasCompatError, AttributeError):  # this JAX cannot have it at all
                 continue
             if held and not callable_fill(value) and name not in vars(target):
