@@ -87,7 +87,7 @@ def test_an_unsearchable_folder_given_as_the_path_is_no_traceback(
     tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     locked = tree / "locked"
-    for name in ("is_dir", "is_file"):
+    for name in ("is_dir", "is_file", "exists"):
         original = getattr(Path, name)
 
         def method(self: Path, *, _original: object = original) -> bool:
@@ -213,3 +213,25 @@ def test_migrate_leaves_the_same_out(project: Path, capsys: pytest.CaptureFixtur
         f"{project / '.venv'}: skipped", ""
     )
     assert "2 files would be rewritten" in err
+
+
+def test_a_folder_that_cannot_be_searched_is_walked_past_not_a_traceback(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Mode 000 given as the path: the folder itself can be stat'ed (its parent is searchable),
+    but nothing in it can (``locked/.git``, ``locked/pyproject.toml``), nor listed."""
+    locked = tree / "locked"
+    for name in ("exists", "is_file", "is_dir"):
+        original = getattr(Path, name)
+
+        def method(self: Path, *, _original: object = original) -> bool:
+            if locked in self.parents:
+                raise PermissionError(errno.EACCES, "Permission denied", str(self))
+            return _original(self)  # type: ignore[operator, no-any-return]
+
+        monkeypatch.setattr(Path, name, method)
+    refuse(monkeypatch, "scandir", locked)
+    assert main(["doctor", str(locked), "--target", "0.12.0.1"]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read this folder (Permission denied)" in err and "Traceback" not in err
+    assert main(["migrate", str(locked), "--target", "0.12.0.1", "--check"]) == 1

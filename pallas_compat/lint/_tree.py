@@ -119,9 +119,9 @@ class _Gitignores:
         self.specs: dict[Path, pathspec.GitIgnoreSpec] = {}
         start = root.absolute()
         chain = [start]
-        while not (chain[-1] / ".git").exists() and chain[-1].parent != chain[-1]:
+        while not _exists(chain[-1] / ".git") and chain[-1].parent != chain[-1]:
             chain.append(chain[-1].parent)
-        if not (chain[-1] / ".git").exists():  # no repository: the walked folder's own only
+        if not _exists(chain[-1] / ".git"):  # no repository: the walked folder's own only
             chain = [start]
         for folder in reversed(chain):
             self.enter(folder)
@@ -144,6 +144,14 @@ class _Gitignores:
             relative = full.relative_to(base).as_posix() + ("/" if folder else "")
             if spec.match_file(relative):
                 return True
+        return False
+
+
+def _exists(path: Path) -> bool:
+    """``path.exists()``, False where the OS will not say (a folder without search right)."""
+    try:
+        return path.exists()
+    except OSError:
         return False
 
 
