@@ -10,7 +10,7 @@ from __future__ import annotations
 import errno
 import fnmatch
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,9 +119,9 @@ class _Gitignores:
         self.specs: dict[Path, pathspec.GitIgnoreSpec] = {}
         start = root.absolute()
         chain = [start]
-        while not _exists(chain[-1] / ".git") and chain[-1].parent != chain[-1]:
+        while not has_git(chain[-1]) and chain[-1].parent != chain[-1]:
             chain.append(chain[-1].parent)
-        if not _exists(chain[-1] / ".git"):  # no repository: the walked folder's own only
+        if not has_git(chain[-1]):  # no repository: the walked folder's own only
             chain = [start]
         for folder in reversed(chain):
             self.enter(folder)
@@ -147,26 +147,21 @@ class _Gitignores:
         return False
 
 
-def _exists(path: Path) -> bool:
-    """``path.exists()``, False where the OS will not say (a folder without search right)."""
+def _asked(question: Callable[[Path], bool], path: Path) -> bool:
+    """``question(path)`` (``Path.exists``, ``Path.is_file``, ...), False where the OS will not
+    say: a folder without search permission refuses to stat what is in it."""
     try:
-        return path.exists()
+        return question(path)
     except OSError:
         return False
 
 
-def _is_file(path: Path) -> bool:
-    try:
-        return path.is_file()
-    except OSError:
-        return False
+def is_link(path: Path) -> bool:
+    return _asked(Path.is_symlink, path)
 
 
-def _is_link(path: Path) -> bool:
-    try:
-        return path.is_symlink()
-    except OSError:
-        return False
+def has_git(folder: Path) -> bool:
+    return _asked(Path.exists, folder / ".git")
 
 
 def _real(path: Path) -> Path | str:
@@ -178,7 +173,7 @@ def _real(path: Path) -> Path | str:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             return "a symlink loop"
-        return "a broken link" if _is_link(path) else f"cannot read it ({exc.strerror})"
+        return "a broken link" if is_link(path) else f"cannot read it ({exc.strerror})"
 
 
 def sources(
@@ -211,9 +206,9 @@ def sources(
             skipped.append(Skipped(path, real, unread=real.startswith("cannot read")))
         elif not any(real == root or root in real.parents for root in roots):
             skipped.append(Skipped(path, "a link to outside the given paths"))
-        elif not _is_file(real):
+        elif not _asked(Path.is_file, real):
             skipped.append(Skipped(path, "not a regular file"))
-        elif real not in chosen or (_is_link(chosen[real].path) and not _is_link(path)):
+        elif real not in chosen or (is_link(chosen[real].path) and not is_link(path)):
             chosen[real] = Source(path, real)
     order = {path: index for index, path in enumerate(candidates)}
     return sorted(chosen.values(), key=lambda source: order[source.path]), skipped
