@@ -16,12 +16,16 @@ from dataclasses import dataclass
 from pallas_compat.facts import _table
 from pallas_compat.facts._table import (
     MEMBER_MOVES,
+    NAMESPACE_OF,
     WRITE_INSTEAD,
     Feature,
     Location,
     ReleaseRanges,
+    Spans,
     describe,
     pairs,
+    releases_in,
+    spans_of,
 )
 
 
@@ -106,6 +110,20 @@ class Registry:
                     spans,
                     hint,
                 )
+        return found
+
+    @functools.cached_property
+    def rename_releases(self) -> dict[tuple[str, str], Spans]:
+        """(namespace alias, name) -> every release that has one spelling of the renamed or
+        moved API the name spells (the first such API of the table, then of the scan): where
+        the shim serves it. Derived once; doctor asks it for each use on each release."""
+        found: dict[tuple[str, str], Spans] = {}
+        for feature in (*(f for f in self.features if f.renamed), *self.moves):
+            having = {r for loc in feature.locations for r in releases_in(loc.releases)}
+            for loc in feature.locations:
+                alias = NAMESPACE_OF.get(loc.module)
+                if alias is not None and (not loc.private or feature.outside):
+                    found.setdefault((alias, loc.attr), spans_of(having))
         return found
 
     @functools.cached_property

@@ -18,13 +18,11 @@ import json
 from pathlib import Path
 from typing import TypedDict
 
-from pallas_compat.facts._registry import renames
+from pallas_compat.facts._registry import registry
 from pallas_compat.facts._table import (
     NAMESPACE_OF,
     Location,
     Spans,
-    releases_in,
-    spans_of,
     works_in,
 )
 
@@ -56,16 +54,7 @@ def rename_releases(module: str, name: str) -> Spans | None:
     """The releases on which the shim serves ``module.name`` as a spelling of a renamed or
     moved API: every release that has one of its spellings. None when it is no such spelling."""
     alias = NAMESPACE_OF.get(module)
-    for feature in renames():
-        spellings = [
-            loc
-            for loc in feature.locations
-            if (not loc.private or feature.outside) and NAMESPACE_OF.get(loc.module) == alias
-        ]
-        if alias is not None and any(loc.attr == name for loc in spellings):
-            having = {r for loc in feature.locations for r in releases_in(loc.releases)}
-            return spans_of(having)
-    return None
+    return registry().rename_releases.get((alias, name)) if alias is not None else None
 
 
 def fill_releases(module: str, name: str) -> Spans:
