@@ -104,6 +104,9 @@ class CorpusStatus(Word):
     ERROR = "error"
     #: The old kernel needs a non-Pallas JAX module the release lacks: not counted.
     DEPENDENCY = "dependency"
+    #: No interpreter of the release runs the kernel (Mosaic GPU before JAX 0.11.1, or a
+    #: feature its interpreter lacks): the verdict is the lowering's alone.
+    LOWERED_ONLY = "lowered only"
 
 
 class LoweringStatus(Word):

@@ -73,11 +73,17 @@ THIRDPARTY = ROOT / "reports" / "thirdparty"
 #: When each run happened and how long it took: never committed, so that a re-run on an
 #: unchanged release leaves ``git status`` clean and a diff under reports/ means drift.
 TIMINGS = ROOT / ".nox" / "timings"
+#: What JAX's own kernel files import that JAX does not declare: ``attention_mgpu.py`` imports
+#: ``jax._src.test_util``, which imports absl (a finding: JAX ships kernels it cannot import).
+OPS_NEED = ("absl-py",)
 #: Releases whose own shipped kernels (jax/experimental/pallas/ops) make the real-kernel corpus:
 #: each runs natively on itself and through patch / shim / migrate on every release after it.
 #: A newer release joins as the newest; the releases already here stay, so that each corpus
-#: session then runs only the new release's kernels (``corpus_of_added``).
-CORPUS_FROM = tuple(sorted({"0.4.30", "0.4.35", "0.6.2", "0.9.2", "0.12.0.1", NEWEST}, key=Version))
+#: session then runs only the new release's kernels (``corpus_of_added``). 0.4.36 is the first
+#: that shipped a Mosaic GPU kernel (``attention_mgpu.py``, on ``GPUMesh`` and ``core_map``).
+CORPUS_FROM = tuple(
+    sorted({"0.4.30", "0.4.35", "0.4.36", "0.6.2", "0.9.2", "0.12.0.1", NEWEST}, key=Version)
+)
 #: The releases the third-party libraries were written for (each validates there), and what
 #: their kernel files import besides JAX (installed with the release's JAX, in one resolve).
 LIBRARIES_FROM = tuple(sorted({lib.written_for for lib in LIBRARIES}, key=Version))
@@ -320,17 +326,18 @@ def install_jax(
     session.run_install("python", "-c", write, str(stamp), wanted, silent=True)
 
 
-def install_jax_with_undeclared(session: nox.Session, jax: str) -> None:
-    """``install_jax`` plus what this JAX imports without declaring it (found while fresh)."""
+def install_jax_with_undeclared(session: nox.Session, jax: str, also: Sequence[str] = ()) -> None:
+    """``install_jax`` plus what this JAX imports without declaring it (found while fresh),
+    and ``also``."""
     marker = imports_marker(session, jax)
-    install_jax(session, jax, also=undeclared(marker))
+    install_jax(session, jax, also=[*undeclared(marker), *also])
     if not marker.exists():
         found = session.run("python", "-m", "probes.imports", silent=True)
         if found is None:  # `nox --install-only`: nothing ran, so nothing was found yet
             return
         write_atomic(marker, found.strip().splitlines()[-1])
         share_imports(marker, jax)
-        install_jax(session, jax, also=undeclared(marker))
+        install_jax(session, jax, also=[*undeclared(marker), *also])
 
 
 def compilation_cache(session: nox.Session) -> Path:
@@ -412,7 +419,7 @@ def corpus(session: nox.Session, jax: str) -> None:
     inputs = spec("corpus", jax)
     skip_if_up_to_date(session, inputs)
     added = None if forced(session.posargs, dict(os.environ)) else added_fetches(inputs)
-    install_jax_with_undeclared(session, jax)
+    install_jax_with_undeclared(session, jax, also=OPS_NEED)
     fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", ",".join(CORPUS_FROM)]
     session.run(*fetch, external=True)  # nox's own Python has pip; the venv may not
     CORPUS.mkdir(parents=True, exist_ok=True)
@@ -567,10 +574,10 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     # nox and uv: the main job's benchmarks; mypy pinned like ruff
-    install_jax(session, NEWEST, also=["nox", "uv", "mypy==2.4.1"])
+    install_jax(session, NEWEST, also=["nox", "uv", "mypy==2.4.1", *OPS_NEED])
     session.run("mypy")  # strict, on pallas_compat/ ([tool.mypy] in pyproject.toml)
-    fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", "0.4.30"]
-    session.run(*fetch, external=True)  # gpu_routes.py runs JAX 0.4.30's own kernels
+    fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", "0.4.30,0.6.2"]
+    session.run(*fetch, external=True)  # gpu_routes.py runs 0.4.30's and 0.6.2's own kernels
     for benchmark in TINY_BENCHMARKS:
         session.run("python", *benchmark)
 

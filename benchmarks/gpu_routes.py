@@ -1,16 +1,19 @@
-"""JAX 0.4.30's own GPU kernels on the installed JAX, by each route, against the installed
-release's shipped kernel, XLA and (for attention) cuDNN: timed side by side on a GPU.
+"""JAX 0.4.30's own Triton kernels and JAX 0.6.2's Mosaic GPU flash attention on the installed
+JAX, by each route, against the installed release's shipped kernel, XLA and (for attention)
+cuDNN: timed side by side on a GPU.
 
     python benchmarks/gpu_routes.py [--repeat 50] [--check]
 
 Workloads: flash attention forward and forward+backward (batch 4, sequence 2048, 16 heads,
-head dim 64, bfloat16, causal), softmax and layer norm (8192 rows of 4096, float32). Contenders:
-the 0.4.30 file through ``patch()``, through the shim's imports and after ``migrate`` (the
-corpus's own preparation of each route), the installed release's shipped kernel where it
-still ships one, XLA, and cuDNN. Each contender is jitted and warmed, then timed in turns
+head dim 64, bfloat16, causal), softmax and layer norm (8192 rows of 4096, float32), and the
+Mosaic GPU (Hopper) flash attention forward of JAX 0.6.2 (batch 1, sequence 4096, 16 heads,
+head dim 128, float16, not causal: its authors' own benchmark; issue 42). Contenders: the old
+file through ``patch()``, through the shim's imports and after ``migrate`` (the corpus's own
+preparation of each route), the installed release's shipped kernel where it still ships one,
+XLA, and cuDNN. Each contender is jitted and warmed, then timed in turns
 (one call each, round robin, ``--repeat`` rounds) so that clocks and load hit all alike; the
-table gives the median and the ratio to the migrated code. Target (issue 43): the routes
-within 1.05x of each other and of the migrated code. Without a GPU it says so and exits 0;
+table gives the median and the ratio to the migrated code. Target (issues 42 and 43): the
+routes within 1.05x of each other and of the migrated code. Without a GPU it says so and exits 0;
 ``--check`` builds every contender and lowers it for CUDA instead (a CPU machine's check
 that the script itself works; it times nothing).
 """
@@ -31,23 +34,26 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 OLD = "0.4.30"
+#: The release of the Mosaic GPU attention the issue names (its Hopper flash attention).
+OLD_MOSAIC_GPU = "0.6.2"
 ROUTES = ("patch", "shim", "migrate")
 TARGET = 1.05
 
 
-def old_module(name: str, route: str, work: Path) -> Any:
-    """JAX 0.4.30's ``gpu/<name>.py`` as ``route`` prepares it (the corpus's preparation)."""
+def old_module(name: str, route: str, work: Path, release: str = OLD) -> Any:
+    """JAX ``release``'s ``gpu/<name>.py`` as ``route`` prepares it (the corpus's
+    preparation)."""
     import jax
     from fetch_ops import default_cache
 
     from kernels.corpus._package import Tree
     from kernels.corpus._run import load
 
-    ops = default_cache() / "ops" / OLD
+    ops = default_cache() / "ops" / release
     if not ops.is_dir():
-        raise SystemExit(f"{ops}: not fetched (python scripts/fetch_ops.py --releases {OLD})")
-    tag = f"gpu_routes_{name}_{route}"
-    return load(Tree(ops, written_for=OLD), f"gpu/{name}.py", route, jax.__version__, work, tag)
+        raise SystemExit(f"{ops}: not fetched (python scripts/fetch_ops.py --releases {release})")
+    tag = f"gpu_routes_{name}_{release.replace('.', '_')}_{route}"
+    return load(Tree(ops, written_for=release), f"gpu/{name}.py", route, jax.__version__, work, tag)
 
 
 def shipped(name: str) -> Any:
@@ -94,7 +100,10 @@ def workloads(work: Path) -> dict[str, tuple[tuple[Any, ...], dict[str, Callable
     def grad_of(forward: Callable[..., Any]) -> Callable[..., Any]:
         return jax.grad(lambda q, k, v: forward(q, k, v).astype(jnp.float32).sum(), (0, 1, 2))
 
-    attention, softmax, layer_norm = {}, {}, {}
+    attention, softmax, layer_norm, hopper = {}, {}, {}, {}
+    hopper_qkv = tuple(
+        jax.random.normal(k, (1, 4096, 16, 128), jnp.float16) for k in jax.random.split(key, 3)
+    )
     for route in ROUTES:
         if route == "patch":
             pallas_compat.patch()
@@ -103,6 +112,9 @@ def workloads(work: Path) -> dict[str, tuple[tuple[Any, ...], dict[str, Callable
             attention[route] = lambda q, k, v, f=mha: f(q, k, v, None, sm_scale=scale, causal=True)
             softmax[route] = old_module("softmax", route, work).softmax
             layer_norm[route] = old_module("layer_norm", route, work).layer_norm
+            hopper[route] = mosaic_gpu_attention(
+                old_module("attention_mgpu", route, work, OLD_MOSAIC_GPU)
+            )
         finally:
             pallas_compat.unpatch()
     own = {name: shipped(name) for name in ("attention", "softmax", "layer_norm")}
@@ -113,6 +125,15 @@ def workloads(work: Path) -> dict[str, tuple[tuple[Any, ...], dict[str, Callable
         softmax["shipped"] = own["softmax"].softmax
     if own["layer_norm"] is not None:
         layer_norm["shipped"] = own["layer_norm"].layer_norm
+    if (own_hopper := shipped("attention_mgpu")) is not None:
+        hopper["shipped"] = mosaic_gpu_attention(own_hopper)
+
+    def unscaled(implementation: str) -> Callable[..., Any]:  # the Mosaic GPU kernel's scale 1
+        return lambda q, k, v: jax.nn.dot_product_attention(
+            q, k, v, scale=1.0, implementation=implementation
+        )
+
+    hopper |= {"XLA": unscaled("xla"), "cuDNN": unscaled("cudnn")}
     attention |= {"XLA": xla_attention("xla"), "cuDNN": xla_attention("cudnn")}
     softmax["XLA"] = lambda x: jax.nn.softmax(x, axis=-1)
     layer_norm["XLA"] = layer_norm_xla
@@ -122,7 +143,15 @@ def workloads(work: Path) -> dict[str, tuple[tuple[Any, ...], dict[str, Callable
         "attention forward+backward": (qkv, both),
         "softmax": ((x,), softmax),
         "layer norm": ((x[None], w, b), layer_norm),  # [batch, rows, features]
+        "Mosaic GPU attention forward": (hopper_qkv, hopper),
     }
+
+
+def mosaic_gpu_attention(module: Any) -> Callable[..., Any]:
+    """A Mosaic GPU ``attention_mgpu.attention`` at its authors' benchmark setting (block_q
+    64, block_kv 128, two steps in flight, not causal)."""
+    config = module.TuningConfig(block_q=64, block_kv=128, max_concurrent_steps=2)
+    return lambda q, k, v: module.attention(q, k, v, config)
 
 
 def patched(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -201,7 +230,13 @@ def main() -> int:
     if device is None and not args.check:
         print(f"no GPU: skipped (JAX {jax.__version__} sees none; --check lowers for CUDA)")
         return 0
-    with tempfile.TemporaryDirectory(prefix="gpu-routes-") as work:
+    from kernels._compile import GPU_KIND
+    from kernels.corpus._mosaic_gpu import as_if_on_gpu
+
+    with (
+        tempfile.TemporaryDirectory(prefix="gpu-routes-") as work,
+        as_if_on_gpu(GPU_KIND),  # --check on a CPU: the Mosaic GPU kernels ask which GPU
+    ):
         loads = workloads(Path(work))
         if args.check:
             for name, (inputs, contenders) in loads.items():

@@ -83,23 +83,37 @@ class ShapeChange:
     name: str
     before: str
     after: str
-    what: str  # signature, fields
+    what: str  # signature, fields, members
     old: Any
     new: Any
 
 
+def as_params(entry: dict[str, Any], what: str) -> Any:
+    """A name's ``signature``, ``fields`` or enum ``members`` as one list of ``{"name": ...}``
+    (a member's value as its default), so each is diffed and shown alike."""
+    value = entry.get(what)
+    if what == "members" and isinstance(value, dict):
+        return [{"name": n, "default": v} for n, v in sorted(value.items())]
+    return value
+
+
 def shape_changes(snapshots: list[Snapshot]) -> list[ShapeChange]:
-    """Signature and dataclass-field changes between adjacent releases."""
+    """Signature, dataclass-field and enum-member changes between adjacent releases (a
+    member whose value alone changed, a renumbered ``enum.auto()``, is no change)."""
     changes = []
     for old, new in itertools.pairwise(snapshots):
         for module, name in all_names([old, new]):
             a = old.data["modules"].get(module, {}).get("names", {}).get(name) or {}
             b = new.data["modules"].get(module, {}).get("names", {}).get(name) or {}
-            for what in ("signature", "fields"):
-                if what in a and what in b and a[what] != b[what]:
-                    changes.append(
-                        ShapeChange(module, name, old.release, new.release, what, a[what], b[what])
-                    )
+            for what in ("signature", "fields", "members"):
+                if what not in a or what not in b or a[what] == b[what]:
+                    continue
+                if what == "members" and set(a[what]) == set(b[what]):
+                    continue
+                before, after = as_params(a, what), as_params(b, what)
+                changes.append(
+                    ShapeChange(module, name, old.release, new.release, what, before, after)
+                )
     return changes
 
 

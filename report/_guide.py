@@ -31,6 +31,8 @@ from pallas_compat.facts import (
     call_form_releases,
     features_and_moves,
     form_anchor,
+    member_forms,
+    moved_members,
     name_anchor,
     pallas_call_keyword_releases,
     release_ranges,
@@ -370,6 +372,8 @@ def signature_change(change: _changes.ShapeChange, listed: set[str]) -> Change |
     if added:
         parts.append("new: " + ", ".join(f"`{n}`" for n in added))
     instead = ", ".join(f"no {n}=" for n in gone)
+    if change.what == "members":
+        instead = ", ".join(member_instead(change, n) for n in gone)
     if required:
         instead = f"{spelling}({_changes.describe_params(change.new)})"
     return Change(
@@ -381,6 +385,15 @@ def signature_change(change: _changes.ShapeChange, listed: set[str]) -> Change |
         None,
         name_anchor(spelling),
     )
+
+
+def member_instead(change: _changes.ShapeChange, member: str) -> str:
+    """What to write for an enum member JAX dropped: where it moved, the form that replaced
+    it, or (where the facts know neither) that it is gone."""
+    qname = f"{change.module}.{change.name}.{member}"
+    known = member_forms().get(qname) or moved_members().get(qname)
+    spelling = Location(change.module, change.name).spelling
+    return known[2] if known else f"no {spelling}.{member}"
 
 
 def positions(params: Any) -> dict[str, int]:

@@ -36,6 +36,7 @@ from pallas_compat.facts import (  # noqa: E402
     FEATURES_BY_KEY,
     GPU_LEGACY,
     INVENTORIED_MODULES,
+    MEMBER_FORMS,
     MEMBER_MOVES,
     PUBLIC_MODULES,
     Backend,
@@ -430,10 +431,15 @@ def base_classes(root: Path, node: ast.ClassDef, module: str) -> list[tuple[ast.
 
 def parameters(root: Path, node: ast.AST, module: str, depth: int = 0) -> set[str]:
     """The keywords a ``def`` takes, or a class: its ``__init__``'s, else its fields and the
-    fields it inherits (a dataclass subclass adds its fields to its bases')."""
+    fields it inherits (a dataclass subclass adds its fields to its bases'). A ``def`` that
+    hands its ``**kwargs`` on to a callable of its module takes that one's keywords too
+    (``plgpu.kernel(**mesh_kwargs)`` builds ``Mesh(**mesh_kwargs)``: ``grid=`` is taken)."""
     if isinstance(node, ast.FunctionDef):
         args = node.args
-        return {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} - {"self", "cls"}
+        found = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs} - {"self", "cls"}
+        if args.kwarg is not None and depth <= 4:
+            found |= forwarded(root, node, module, args.kwarg.arg, depth)
+        return found
     if not isinstance(node, ast.ClassDef) or depth > 4:
         return set()
     init = next(
@@ -454,6 +460,22 @@ def parameters(root: Path, node: ast.AST, module: str, depth: int = 0) -> set[st
     return fields
 
 
+def forwarded(root: Path, node: ast.FunctionDef, module: str, kwargs: str, depth: int) -> set[str]:
+    """The keywords of the callables of ``module`` that ``node`` calls with ``**kwargs``."""
+    found: set[str] = set()
+    for call in ast.walk(node):
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+            continue
+        if any(
+            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs
+            for k in call.keywords
+        ):
+            hit = definition(root, module, call.func.id)
+            if hit is not None:
+                found |= parameters(root, *hit, depth + 1)
+    return found
+
+
 def public_signatures(root: Path) -> dict[str, set[str]]:
     """``module:name`` -> the keywords of every public callable of the public modules."""
     found = {}
@@ -469,19 +491,35 @@ def public_signatures(root: Path) -> dict[str, set[str]]:
 
 def enum_members(root: Path) -> dict[str, set[str]]:
     """``module:Enum`` -> its members, for the enums JAX moved members out of
-    (``pltpu.MemorySpace.ANY`` left in 0.8.2): doctor tells where ``Enum.MEMBER`` works."""
+    (``pltpu.MemorySpace.ANY`` left the class in 0.8.2, an alias to 0.9.0.1) or replaced by a form (``plgpu.Layout.WGMMA_ROW``,
+    ``Layout.WGMMA.reduce(1)`` from 0.7.0): doctor tells where ``Enum.MEMBER`` works. A
+    member counts where the class assigns it, or its module does (``Layout.WGMMA_ROW = ...``
+    after the class, 0.7.0-0.8.3)."""
     found = {}
-    for owner, _member in MEMBER_MOVES:
+    owners = dict.fromkeys([*(o for o, _ in MEMBER_MOVES), *(o for o, _ in MEMBER_FORMS)])
+    for owner in owners:
         for loc in FEATURES_BY_KEY[owner].locations:
             hit = definition(root, loc.module, loc.attr)
-            if hit is not None and isinstance(hit[0], ast.ClassDef):
-                found[f"{loc.module}:{loc.attr}"] = {
-                    target.id
-                    for node in hit[0].body
-                    if isinstance(node, ast.Assign)
-                    for target in node.targets
-                    if isinstance(target, ast.Name)
-                }
+            if hit is None or not isinstance(hit[0], ast.ClassDef):
+                continue
+            members = {
+                target.id
+                for node in hit[0].body
+                if isinstance(node, ast.Assign)
+                for target in node.targets
+                if isinstance(target, ast.Name)
+            }
+            written_in = module_file(root, hit[1])
+            for node in ast.parse(written_in.read_text()).body if written_in else []:
+                if isinstance(node, ast.Assign):
+                    members |= {
+                        target.attr
+                        for target in node.targets
+                        if isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == loc.attr
+                    }
+            found[f"{loc.module}:{loc.attr}"] = members
     return found
 
 

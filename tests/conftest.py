@@ -28,6 +28,8 @@ RELEASE_DEPENDENT = frozenset(
         "test_atomics",
         "test_block_spec",
         "test_block_spec_order",
+        "test_corpus_mosaic_gpu",
+        "test_mosaic_gpu_fills",
         "test_block_spec_subclass",
         "test_compiled",
         "test_compiler_params",
@@ -47,6 +49,7 @@ RELEASE_DEPENDENT = frozenset(
         "test_pallas_call",
         "test_patch",
         "test_real_kernels",
+        "test_real_mosaic_gpu",
         "test_recorder",
         "test_resolve",
         "test_served",
@@ -73,6 +76,27 @@ def has_feature(key: str) -> bool:
         return True
     spans = [span for location in feature.locations for span in location.releases]
     return any(Version(first) <= installed_jax() <= Version(last) for first, last in spans)
+
+
+def load_prepared(path: Path, route: str, tmp_path: Path, written_for: str | None = None) -> Any:
+    """A real kernel file as ``route`` prepares it (the corpus's own preparation), imported
+    from ``tmp_path``; migrate must have left nothing to note."""
+    import importlib.util
+
+    from kernels.corpus._package import prepared_source
+    from pallas_compat.lint._migrate import MARKER
+
+    source = prepared_source(path, route, jax.__version__, written_for)
+    if route == "migrate":
+        assert MARKER not in source, "migrate left something it could not rewrite"
+    module_path = tmp_path / f"real_{path.stem}_{route}.py"
+    module_path.write_text(source)
+    spec = importlib.util.spec_from_file_location(module_path.stem, module_path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_path.stem] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def is_chapter_release() -> bool:

@@ -7,6 +7,7 @@ and as a newer one (the shim only), plus a file that imports a JAX module no rel
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -80,8 +81,8 @@ def test_the_report_section_counts_only_validated_cases() -> None:
         "3.0": {"jax": "3.0", "results": [record("2.0", "patch", "works")]},
     }
     section = corpus(results)
-    counts, problems, dropped = section.tables
-    (matrix,) = section.folds[0].tables
+    counts, dropped = section.tables
+    (matrix,), (problems,) = (fold.tables for fold in section.folds)
     assert [c.text for c in matrix.rows[0]] == ["1.0", "softmax", "native ✓", "P✓ S! M✓", "—"]
     assert matrix.rows[0][3].tone == "bad" and len(matrix.rows) == 1
     by_route = {row[0].text: [c.text for c in row[1:]] for row in counts.rows}
@@ -121,8 +122,8 @@ def test_a_route_works_only_where_it_also_compiles() -> None:
                                           record("b", "patch", fails)]},
     }  # fmt: skip
     section = corpus(results)
-    counts, problems, own = section.tables
-    (matrix,) = section.folds[0].tables
+    counts, own = section.tables
+    (matrix,), (problems,) = (fold.tables for fold in section.folds)
     assert [[c.text for c in row] for row in matrix.rows] == [
         ["1.0", "a", "native ✓/✓", "P✓/✓ S✓/✗"],
         ["1.0", "b", "native ✓/✗", "P✓/✗"],
@@ -136,6 +137,42 @@ def test_a_route_works_only_where_it_also_compiles() -> None:
     ]  # fmt: skip
     assert [c.text for c in own.rows[0]] == [
         "1.0", "b", "does not compile for GPU: NotImplementedError: dus"
+    ]  # fmt: skip
+
+
+def test_a_case_no_interpreter_runs_is_validated_and_counted_by_its_lowering() -> None:
+    """Mosaic GPU before 0.11.1: ``a`` lowers on its own release (validated), and on 2.0 one
+    route lowers, one does not, and one runs in the interpreter there and is wrong; ``b``
+    does not lower on its own release: dropped, with the lowering's reason."""
+    lowers = {"for": "GPU", "status": "lowers", "by": "Mosaic GPU"}
+    fails = {"for": "GPU", "status": "fails", "detail": "TypeError: out_shape"}
+    none = "this JAX has no Mosaic GPU interpreter"
+
+    def record(kernel: str, route: str, status: str, lowered: dict[str, str]) -> dict[str, object]:
+        return {"from": "1.0", "kernel": kernel, "route": route, "status": status,
+                "lowered": lowered, "detail": none if status == "lowered only" else "max"}  # fmt: skip
+
+    results = {
+        "1.0": {"jax": "1.0", "results": [record("a", "native", "lowered only", lowers),
+                                          record("b", "native", "lowered only", fails)]},
+        "2.0": {"jax": "2.0", "results": [record("a", "patch", "lowered only", lowers),
+                                          record("a", "shim", "lowered only", fails),
+                                          record("a", "migrate", "wrong", lowers),
+                                          record("b", "patch", "lowered only", fails)]},
+    }  # fmt: skip
+    section = corpus(results)
+    counts, dropped = section.tables
+    (matrix,), (problems,) = (fold.tables for fold in section.folds)
+    assert [[c.text for c in row] for row in matrix.rows] == [
+        ["1.0", "a", "native ·/✓", "P·/✓ S·/✗ M✗/✓"],
+    ]
+    by_route = {row[0].text: [c.text for c in row[1:]] for row in counts.rows}
+    assert by_route["patch() on older kernels"] == ["—", "1/1"]
+    assert by_route["shim imports on older kernels"] == ["—", "0/1"]
+    assert by_route["migrate, then plain JAX, on older kernels"] == ["—", "0/1"]
+    assert {row[2].text for row in problems.rows} == {"shim", "migrate"}
+    assert [c.text for c in dropped.rows[0]] == [
+        "1.0", "b", f"lowered only on JAX 1.0: {none}; lowering: TypeError: out_shape"
     ]  # fmt: skip
 
 
@@ -275,7 +312,10 @@ def test_a_route_that_ends_early_still_takes_patch_back(tmp_path: Path) -> None:
         raise Dependency("imports something gone")
 
     class Case:
-        hardware, precision, atol = "GPU", "highest", 0.0
+        hardware, precision, atol, device = "GPU", "highest", 0.0, None
+
+        def machine(self) -> contextlib.AbstractContextManager[None]:
+            return contextlib.nullcontext()
 
     assert not patched()
     record = attempt(Case(), "patch", missing, "early_return", tmp_path)  # type: ignore[arg-type]

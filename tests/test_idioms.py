@@ -9,6 +9,7 @@ NumPy float64 references written here; ``doctor`` must find exactly the ``# drif
 from __future__ import annotations
 
 import collections
+import contextlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,6 +46,10 @@ class Idiom:
     hardware: str = "TPU"
     finish: Callable[[np.ndarray], np.ndarray] = np.asarray
     precision: str = "highest"
+    device: str | None = None
+
+    def machine(self) -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
 
 
 def windows() -> np.ndarray:

@@ -4,6 +4,7 @@ the interpreter was really off (JAX's CPU backend refuses a compiled ``pallas_ca
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -55,6 +56,11 @@ class Case:
     hardware = "GPU"
     precision = "highest"
     atol = 0.0
+    device = None
+
+    @staticmethod
+    def machine() -> contextlib.AbstractContextManager[None]:
+        return contextlib.nullcontext()
 
     @staticmethod
     def run(module: ModuleType) -> Any:

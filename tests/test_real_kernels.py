@@ -8,9 +8,7 @@ against a NumPy float64 reference written here, not against JAX's own reference 
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -22,31 +20,21 @@ import numpy as np
 import pytest
 
 import pallas_compat
-from kernels.corpus._package import prepared_source
 from kernels.corpus._references import attention64, softmax64
 from pallas_compat import pltpu
 from pallas_compat._cli import main as compat_main
-from pallas_compat.facts._table import FEATURES_BY_KEY, installed_jax
+from pallas_compat.facts._table import FEATURES_BY_KEY
 from pallas_compat.lint._migrate import MARKER, migrate_module
 from pallas_compat.shim._resolve import Resolution, resolve
+from tests.conftest import load_prepared
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "jax_0_4_30"
 ROUTES = ("patch", "shim", "migrate")
 
 
 def load(name: str, route: str, tmp_path: Path) -> ModuleType:
-    """The real kernel file ``name`` as the route prepares it (the corpus's own preparation),
-    imported from ``tmp_path``."""
-    source = prepared_source(REAL / f"{name}.py", route, installed_jax())
-    if route == "migrate":
-        assert MARKER not in source, "migrate left something it could not rewrite"
-    path = tmp_path / f"real_{name}_{route}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
+    """The real kernel file ``name`` as the route prepares it, imported from ``tmp_path``."""
+    module: ModuleType = load_prepared(REAL / f"{name}.py", route, tmp_path)
     return module
 
 

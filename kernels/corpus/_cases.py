@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from kernels._compile import GPU_KIND
 from kernels.corpus._compiles import compiling
+from kernels.corpus._mosaic_gpu import as_if_on_gpu
 from kernels.corpus._references import (
     attention64,
     grouped_attention64,
@@ -42,11 +44,21 @@ class CorpusCase:
     #: The matmul precision the tolerance assumes: float32 products, which a GPU's Triton
     #: (TF32 by default) and a TPU (bfloat16 passes by default) give only at "highest".
     precision: str = "highest"
+    #: The device kind it is lowered for, where not its hardware's default.
+    device: str | None = None
 
     @property
     def hardware(self) -> str:
         """GPU or TPU: where JAX ships the file (``gpu/``, ``tpu/``)."""
         return "GPU" if self.file.startswith("gpu/") else "TPU"
+
+    @property
+    def mosaic_gpu(self) -> bool:
+        """JAX names its Mosaic GPU kernels ``*_mgpu.py``."""
+        return self.file.endswith("_mgpu.py")
+
+    def machine(self) -> AbstractContextManager[Any]:
+        return as_if_on_gpu(self.device or GPU_KIND) if self.mosaic_gpu else nullcontext()
 
 
 def on_cpu(entry: Callable[..., Any]) -> tuple[dict[str, Any], AbstractContextManager[Any]]:
@@ -398,6 +410,12 @@ def philox_bits(key: np.ndarray, count: np.ndarray) -> np.ndarray:
 
 
 def cases() -> list[CorpusCase]:
+    from kernels.corpus._cases_mosaic_gpu import mosaic_gpu_cases
+
+    return [*triton_and_tpu_cases(), *mosaic_gpu_cases()]
+
+
+def triton_and_tpu_cases() -> list[CorpusCase]:
     q, k, v = (t.astype(np.float64) for t in gpu_attention_inputs("mha"))
     out, d_q = attention64(q, k, v, causal=True)
     return [

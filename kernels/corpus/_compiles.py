@@ -67,11 +67,13 @@ def interpret_off() -> Iterator[None]:
         mlir._lowerings[pallas_call_p] = entry
 
 
-def lowered_text(run: Callable[[], Any], hardware: str) -> str:
-    """``run`` traced under ``jax.jit`` and lowered for ``hardware``, as StableHLO text."""
+def lowered_text(run: Callable[[], Any], hardware: str, device: str | None = None) -> str:
+    """``run`` traced under ``jax.jit`` and lowered for ``hardware`` (its default device, or
+    ``device``), as StableHLO text."""
     import jax
 
-    platform, device = PLATFORMS[hardware]
+    platform, default = PLATFORMS[hardware]
+    device = device or default
     # What the interpreter run left in JAX's caches (a library's own jitted function traced
     # with the shim's TPU interpreter before 0.7, which no config state keys) must not stand in.
     jax.clear_caches()
@@ -97,11 +99,12 @@ def lowering(
     module: ModuleType,
     hardware: str,
     describe: Callable[[BaseException], dict[str, str]],
+    device: str | None = None,
 ) -> dict[str, Any]:
     """The ``lowered`` part of a record: ``for`` (GPU or TPU), ``status``, and the backend that
     compiled the kernel or, where it failed, ``describe(exc)`` (first line, whose)."""
     try:
-        text = lowered_text(lambda: run(module), hardware)
+        text = lowered_text(lambda: run(module), hardware, device)
     except Exception as exc:
         return {"for": hardware, "status": LoweringStatus.FAILS, **describe(exc)}
     backends = sorted({name for call, name in KERNEL_CALLS.items() if call in text})

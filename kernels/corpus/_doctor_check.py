@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from common import CorpusStatus, DoctorVerdict
+from common import CorpusStatus, DoctorVerdict, LoweringStatus
 from kernels.corpus._doctor_uses import uses_in
 from kernels.corpus._run import NON_PALLAS_CHANGE
 
@@ -66,7 +66,10 @@ def verdict(outcome: dict[str, Any], flagged: list[Flagged]) -> dict[str, Any]:
     status = outcome["status"]
     if status is CorpusStatus.DEPENDENCY:
         return {}
-    failed = status is not CorpusStatus.WORKS
+    if status is CorpusStatus.LOWERED_ONLY:  # no interpreter ran it: the lowering is the run
+        failed = outcome.get("lowered", {}).get("status") != LoweringStatus.LOWERS
+    else:
+        failed = status is not CorpusStatus.WORKS
     if failed and not flagged and NON_PALLAS_CHANGE.search(outcome.get("detail", "")):
         found = DoctorVerdict.NOT_PALLAS
     elif failed and not flagged:

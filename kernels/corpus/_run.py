@@ -26,6 +26,7 @@ from common import CorpusStatus, LoweringStatus, normalize, quiet_callback_logs,
 from kernels._measured import MEASURED, stated
 from kernels.corpus._compiles import compiled_per_chip, lowering
 from kernels.corpus._mode import compiled_on_gpu
+from kernels.corpus._mosaic_gpu import NotInterpreted
 from kernels.corpus._package import Tree, build, forget, prng_registry
 
 ROUTES = ("patch", "shim", "migrate")
@@ -58,6 +59,17 @@ class Check(Protocol):
     @property
     def precision(self) -> str:
         """The matmul precision the tolerance assumes (``jax.default_matmul_precision``)."""
+        ...
+
+    @property
+    def device(self) -> str | None:
+        """The device kind it is lowered for, where not its hardware's default (a Blackwell
+        kernel's B200)."""
+        ...
+
+    def machine(self) -> contextlib.AbstractContextManager[Any]:
+        """What the machine answers while the case loads, runs and lowers (a Mosaic GPU
+        kernel's GPU, stood in on a machine without one: ``_mosaic_gpu.as_if_on_gpu``)."""
         ...
 
 
@@ -257,6 +269,13 @@ def verdicts(
     check: Check, loader: Callable[[], ModuleType], work: Path, mode: str
 ) -> dict[str, Any]:
     """``attempt``'s record, with the route's preparation (``patch()``) in force."""
+    with check.machine():
+        return _verdicts(check, loader, work, mode)
+
+
+def _verdicts(
+    check: Check, loader: Callable[[], ModuleType], work: Path, mode: str
+) -> dict[str, Any]:
     module = None
     where = compiled_on_gpu(check.precision) if mode == "gpu" else contextlib.nullcontext()
     try:
@@ -264,6 +283,8 @@ def verdicts(
             warnings.simplefilter("ignore")
             module = loader()
             verdict = compare(check, module, jitted=mode == "gpu")
+    except NotInterpreted as exc:
+        verdict = {"status": CorpusStatus.LOWERED_ONLY, "detail": str(exc)}
     except Dependency as exc:
         return {"status": CorpusStatus.DEPENDENCY, "detail": exc.detail}
     except Exception as exc:
@@ -278,7 +299,9 @@ def verdicts(
         failed = {k: v for k, v in verdict.items() if k in ("detail", "whose")}
         lowered = {"for": check.hardware, "status": LoweringStatus.FAILS, **failed}
     else:
-        lowered = lowering(check.run, module, check.hardware, lambda e: describe(e, work))
+        lowered = lowering(
+            check.run, module, check.hardware, lambda e: describe(e, work), check.device
+        )
     if mode == "tpu_compile" and module is not None:
         chips = compiled_per_chip(check.run, module, lambda e: describe(e, work))
         return {**verdict, "lowered": lowered, "compiled": chips}

@@ -20,7 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from kernels._compile import GPU_KIND
+from kernels.corpus._cases_mosaic_gpu import half, in_interpreter
 from kernels.corpus._compiles import compiling
+from kernels.corpus._mosaic_gpu import as_if_on_gpu
 from kernels.corpus._references import attention64, grouped_attention64, softmax64, unpage
 from kernels.thirdparty._libraries import BY_NAME, Library
 
@@ -41,6 +44,15 @@ class ThirdPartyCase:
     #: The matmul precision the tolerance assumes: float32 products, which a GPU's Triton
     #: (TF32 by default) and a TPU (bfloat16 passes by default) give only at "highest".
     precision: str = "highest"
+    #: A Mosaic GPU kernel (its case name says so): the GPU's answers stood in on a CPU.
+    mosaic_gpu: bool = False
+    #: The device kind it is lowered for, where not its hardware's default.
+    device: str | None = None
+
+    def machine(self) -> contextlib.AbstractContextManager[Any]:
+        if not self.mosaic_gpu:
+            return contextlib.nullcontext()
+        return as_if_on_gpu(self.device or GPU_KIND)
 
 
 def rng(name: str) -> np.random.Generator:
@@ -800,6 +812,47 @@ def aqt_matmul(quantize_rhs: bool) -> ThirdPartyCase:
     )
 
 
+# -- tokamax 0.0.2 (JAX 0.7.2): openxla's kernel library, its Mosaic GPU ragged dot
+
+TOKAMAX = BY_NAME["tokamax"]
+
+
+def tokamax_ragged_dot() -> ThirdPartyCase:
+    """Groups of 100 and 156 rows, float16 in and out (float32 accumulation): half an ulp of
+    float16 at the outputs' size (|out| < 16) is under 1e-2. Hopper (an H100), no warp
+    specialization."""
+    lhs, rhs = half("tokamax-ragged-lhs", (256, 128)), half("tokamax-ragged-rhs", (2, 128, 128))
+    sizes = np.array([100, 156], np.int32)
+
+    def run(m: ModuleType) -> Any:
+        import jax.numpy as jnp
+
+        config = m.common.Config(
+            block_m=64, block_n=64, block_k=64, num_stages=2, split_k=1, warp_specialized=False
+        )
+        return in_interpreter(
+            None,
+            lambda: m.ragged_dot_non_quantized_kernel(
+                *arrays(lhs, rhs, sizes), jnp.float16, config
+            ),
+        )
+
+    def reference() -> np.ndarray:
+        x = lhs.astype(np.float64)
+        return np.concatenate([x[:100] @ rhs[0], x[100:] @ rhs[1]])
+
+    return ThirdPartyCase(
+        TOKAMAX,
+        "Mosaic GPU ragged dot (float16)",
+        "_src/ops/ragged_dot/pallas_mosaic_gpu_non_quant_kernel.py",
+        run,
+        reference,
+        1e-2,
+        hardware="GPU",
+        mosaic_gpu=True,
+    )
+
+
 def cases() -> list[ThirdPartyCase]:
     return [
         fjformer_softmax(100),
@@ -831,6 +884,7 @@ def cases() -> list[ThirdPartyCase]:
         easydel_tpu_matmul(),
         easydel_gpu_matmul(),
         easydel_paged(),
+        tokamax_ragged_dot(),
         recurrentgemma_lru(),
         recurrentgemma_lru(reverse=True),
         recurrentgemma_lru(grad=True),

@@ -1,5 +1,5 @@
 """The Pallas-using libraries of the third-party corpus, each at one version written for JAX
-0.4.30-0.6.x, and the release each is validated on.
+0.4.30-0.7.x, and the release each is validated on.
 
 A library's release is the newest of the corpus's source releases (the default matrix and
 0.4.35) that was out when the version was uploaded and that its declared requirement admits:
@@ -75,6 +75,16 @@ LIBRARIES: tuple[Library, ...] = (
         "jax>=0,<1",
         "0.5.3",
         needs=("einops", "flax"),
+    ),
+    # openxla's kernel library, where JAX 0.11 points its deprecated GPU ops: Mosaic GPU
+    Library(
+        "tokamax",
+        "0.0.2",
+        "tokamax",
+        "2025-10-08",
+        "jax[cuda12,tpu]>=0.7.2",
+        "0.7.2",
+        needs=("pydantic",),
     ),
 )
 

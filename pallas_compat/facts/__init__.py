@@ -11,7 +11,12 @@ rename is one ``Feature`` entry in ``_table.py`` (and a rescan); every reader pi
 from __future__ import annotations
 
 from pallas_compat.facts._anchors import form_anchor, name_anchor
-from pallas_compat.facts._registry import features_and_moves, renames
+from pallas_compat.facts._registry import (
+    features_and_moves,
+    member_forms,
+    moved_members,
+    renames,
+)
 from pallas_compat.facts._served import SERVED_KEYWORDS, fill_releases, rename_releases, shim_serves
 from pallas_compat.facts._table import (
     ALIASES,
@@ -29,7 +34,11 @@ from pallas_compat.facts._table import (
     HEADLINE_FEATURES,
     INTERPRET_FORMS,
     INVENTORIED_MODULES,
+    KEYWORD_MOVES,
+    LOOP_BODIES,
+    MEMBER_FORMS,
     MEMBER_MOVES,
+    METHOD_FORMS,
     MOSAIC_GPU,
     NAMESPACE_OF,
     OUTSIDE_MODULES,
@@ -71,7 +80,11 @@ __all__ = [
     "HEADLINE_FEATURES",
     "INTERPRET_FORMS",
     "INVENTORIED_MODULES",
+    "KEYWORD_MOVES",
+    "LOOP_BODIES",
+    "MEMBER_FORMS",
     "MEMBER_MOVES",
+    "METHOD_FORMS",
     "MOSAIC_GPU",
     "NAMESPACE_OF",
     "OUTSIDE_MODULES",
@@ -94,6 +107,8 @@ __all__ = [
     "features_and_moves",
     "fill_releases",
     "form_anchor",
+    "member_forms",
+    "moved_members",
     "name_anchor",
     "pallas_call_keyword_releases",
     "release_ranges",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pallas_compat.facts import _table
 from pallas_compat.facts._table import (
+    MEMBER_FORMS,
     MEMBER_MOVES,
     NAMESPACE_OF,
     WRITE_INSTEAD,
@@ -96,7 +97,7 @@ class Registry:
     @functools.cached_property
     def moved_members(self) -> Members:
         """``<module>.<enum>.<MEMBER>`` -> (spelling, the releases that have it, hint) for the
-        members JAX moved out of an enum (``pltpu.MemorySpace.ANY``: 0.6.2-0.8.1, then
+        members JAX moved out of an enum (``pltpu.MemorySpace.ANY``: 0.6.2-0.9.0.1, an alias from 0.8.2, then
         ``pl.ANY``); the release scan reads each release's enum."""
         found: Members = {}
         members = self.ranges.get("members", {})
@@ -110,6 +111,22 @@ class Registry:
                     spans,
                     hint,
                 )
+        return found
+
+    @functools.cached_property
+    def member_forms(self) -> Members:
+        """``<module>.<enum>.<MEMBER>`` -> (spelling, the releases that have it, hint) for the
+        members JAX replaced by a form of another (``plgpu.Layout.WGMMA_ROW``: to 0.8.3, then
+        ``plgpu.Layout.WGMMA.reduce(1)``, which 0.7.0 on take)."""
+        found: Members = {}
+        members = self.ranges.get("members", {})
+        newest = self.ranges["releases"][-1]
+        for (owner, member), (form, since) in MEMBER_FORMS.items():
+            for loc in self.by_key[owner].locations:
+                spelling = f"{loc.spelling}.{member}"
+                hint = f"{loc.spelling}.{form} (JAX {since}-{newest})"
+                spans = pairs(members.get(f"{loc.module}:{loc.attr}.{member}", []))
+                found[f"{loc.module}.{loc.attr}.{member}"] = (spelling, spans, hint)
         return found
 
     @functools.cached_property
@@ -177,6 +194,12 @@ def drifted_names() -> dict[str, Drift]:
 def moved_members() -> Members:
     """``<module>.<enum>.<MEMBER>`` -> (spelling, releases, hint), of the table and scan now."""
     return registry().moved_members
+
+
+def member_forms() -> Members:
+    """``<module>.<enum>.<MEMBER>`` -> (spelling, releases, hint) of the members JAX replaced
+    by a form of another (``plgpu.Layout.WGMMA_ROW``), of the table and scan now."""
+    return registry().member_forms
 
 
 def features_and_moves() -> tuple[Feature, ...]:

@@ -432,6 +432,39 @@ FEATURES: tuple[Feature, ...] = (
         f"{MOSAIC_GPU}:InterpretGPUParams",
         "interpret=plgpu.InterpretGPUParams()",
     ),
+    _feature(
+        "mosaic_gpu_block_spec",
+        "Mosaic GPU block spec",
+        f"{MOSAIC_GPU}:GPUBlockSpec {MOSAIC_GPU}:BlockSpec",
+        "{new}(block_shape, index_map, transforms=...)",
+        renamed=True,
+    ),
+    _feature(
+        "mosaic_gpu_memory_space",
+        "Mosaic GPU memory space enum",
+        f"{MOSAIC_GPU}:GPUMemorySpace {MOSAIC_GPU}:MemorySpace",
+        "{new}.SMEM",
+        renamed=True,
+    ),
+    _feature(
+        "mosaic_gpu_lowering_semantics",
+        "Mosaic GPU lowering semantics (same members: Lane, Warpgroup)",
+        f"{MOSAIC_GPU}:ThreadSemantics {MOSAIC_GPU}:LoweringSemantics",
+        "{new}.Warpgroup",
+        renamed=True,
+    ),
+    _feature(
+        "mosaic_gpu_layout",
+        "Mosaic GPU register layouts",
+        f"{MOSAIC_GPU}:Layout",
+        "plgpu.Layout.WGMMA, plgpu.Layout.WGMMA.reduce(1) for its rows",
+    ),
+    _feature(
+        "nd_loop_info",
+        "what plgpu.nd_loop hands its body",
+        f"{MOSAIC_GPU}:NDLoopInfo",
+        "def body(loop_info): idx = loop_info.index",
+    ),
     # -- names that left pl
     _feature(
         "load",
@@ -561,6 +594,28 @@ MEMBER_MOVES: dict[tuple[str, str], str] = {
     ("tpu_memory_space", "ANY"): "any_memory_space",
     ("tpu_memory_space", "HOST"): "host_memory_space",
 }
+
+#: Enum members JAX replaced by a form built from another member: (enum feature, member) ->
+#: (the form, written after the enum's name; the first release that takes it). The scan
+#: reads where each member was; ``Layout.reduce`` came with 0.7.0's ``SomeLayout``, which
+#: kept the old members as aliases of exactly these forms to 0.9.1 (``core.py``).
+MEMBER_FORMS: dict[tuple[str, str], tuple[str, str]] = {
+    ("mosaic_gpu_layout", "WGMMA_ROW"): ("WGMMA.reduce(1)", "0.7.0"),
+    ("mosaic_gpu_layout", "WGMMA_COL"): ("WGMMA.reduce(0)", "0.7.0"),
+    ("mosaic_gpu_layout", "TCGEN05_ROW"): ("TCGEN05.reduce(1)", "0.7.0"),
+    ("mosaic_gpu_layout", "TCGEN05_COL"): ("TCGEN05.reduce(0)", "0.7.0"),
+    ("mosaic_gpu_layout", "TCGEN05_TMEM_NATIVE_ROW"): ("TCGEN05_TMEM_NATIVE.reduce(1)", "0.7.0"),
+}
+
+#: Functions JAX deprecated in favour of a method of their first argument, (module, name) ->
+#: the method: ``plgpu.transpose_ref(ref, perm)`` is ``ref.transpose(perm)`` (JAX's own
+#: deprecation message says so; the releases that deprecate it take the method).
+METHOD_FORMS: dict[tuple[str, str], str] = {(MOSAIC_GPU, "transpose_ref"): "transpose"}
+
+#: Loop decorators whose body JAX began to hand an info object where it had handed the index
+#: tuple: (module, decorator) -> the feature of the info class (its first release is the
+#: change). The shim hands every body an index tuple that carries the info's fields too.
+LOOP_BODIES: dict[tuple[str, str], str] = {(MOSAIC_GPU, "nd_loop"): "nd_loop_info"}
 
 #: The shim namespace that serves each public Pallas module (``pallas.gpu`` was Triton's),
 #: and each JAX module outside Pallas that kernel files import.
@@ -848,10 +903,8 @@ WRITE_INSTEAD: dict[str, str] = {
     f"{PL}:pallas": "import from jax.experimental.pallas itself (the submodule was private)",
     f"{PL}:debug_checks_enabled": "pl.enable_debug_checks.value",
     f"{PL}:DeviceIdType": "leave device_id_type= out of semaphore and DMA calls (JAX drops both)",
-    f"{MOSAIC_GPU}:GPUBlockSpec": "plgpu.BlockSpec",
-    f"{MOSAIC_GPU}:GPUMemorySpace": "plgpu.MemorySpace",
-    f"{MOSAIC_GPU}:GPUMesh": "plgpu.Mesh",
-    f"{MOSAIC_GPU}:ThreadSemantics": "plgpu.LoweringSemantics (same members: Lane, Warpgroup)",
+    f"{MOSAIC_GPU}:GPUMesh": "plgpu.Mesh(grid=..., grid_names=..., num_threads=..., "
+    "thread_name=...): axis_names split into the grid's names and the thread's",
     f"{MOSAIC_GPU}:transpose_ref": "ref.transpose(...)",
     f"{TPU}:delay": "pl.delay",
     f"{TPU}:device_id": "jax.lax.axis_index(axis_name): the device's index along a mesh axis, "
@@ -886,8 +939,22 @@ def cost_analysis_index_releases(scanned: list[str]) -> tuple[tuple[str, str], .
 KEYWORD_RENAMES: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
     (PL, "kernel"): (("out_shape", "out_type"), ("scratch_shapes", "scratch_types")),
     (MOSAIC_GPU, "kernel"): (("out_shape", "out_type"), ("scratch_shapes", "scratch_types")),
+    (MOSAIC_GPU, "Barrier"): (("for_tensor_core", "orders_tensor_core"),),
     (TPU, "InterpretParams"): (
         ("num_cores_per_device", "num_cores_or_threads_per_device", "num_cores_or_threads"),
+    ),
+}
+
+
+#: Keywords JAX moved off a callable to another place, (module, callable, keyword) -> what to
+#: write instead (the scan says which releases take the old keyword). The shim moves each
+#: there; ``migrate`` rewrites the forms it can prove (the authors' own kernels moved so).
+KEYWORD_MOVES: dict[tuple[str, str, str], str] = {
+    (MOSAIC_GPU, "emit_pipeline", "delay_release"): (
+        "give each input its own: plgpu.BlockSpec(..., delay_release=n) in in_specs"
+    ),
+    (MOSAIC_GPU, "copy_gmem_to_smem", "partitioned_axis"): (
+        "leader_tracked=plgpu.CopyPartition.PARTITIONED(axis) (None: leave it out)"
     ),
 }
 

@@ -136,8 +136,9 @@ class UseFinder(cst.CSTVisitor):
     def check_name(self, node: cst.CSTNode) -> bool:
         if self.in_import:
             return False
+        drifted = (self.table.drifted_names, self.table.moved_members, self.table.member_forms)
         for qname in qualified(node, self):
-            if qname in self.table.moved_members or qname in self.table.drifted_names:
+            if any(qname in names for names in drifted):
                 inside = self.name(node, qname)
                 if inside is not None:
                     return inside

@@ -22,8 +22,8 @@ from pallas_compat.rules._use import Use, UseState, runs
 #: (PAL202 too: the shim's BlockSpec tells the two orders apart when it is called.)
 FORMS_SERVED = frozenset(
     {
-        *("PAL103", "PAL104", "PAL201", "PAL202", "PAL203", "PAL204", "PAL205"),
-        *("PAL206", "PAL208", "PAL209", "PAL210", "PAL303"),
+        *("PAL103", "PAL104", "PAL107", "PAL201", "PAL202", "PAL203", "PAL204", "PAL205"),
+        *("PAL206", "PAL208", "PAL209", "PAL210", "PAL211", "PAL303", "PAL304"),
     }
 )
 #: ``pallas_call(name=...)``: the keyword a PAL207 use names.

@@ -1,5 +1,6 @@
 """PAL103 moved-enum-member: a member JAX moved out of an enum to a name of its own
-(``pltpu.MemorySpace.ANY``, 0.6.2-0.8.1, then ``pl.ANY``).
+(``pltpu.MemorySpace.ANY``, 0.6.2-0.9.0.1, an alias of ``pl.ANY`` from 0.8.2, then
+``pl.ANY`` alone).
 
 The release scan reads each release's enum members; the table's ``MEMBER_MOVES`` says where
 each went. ``migrate`` writes the new name where the target has it.

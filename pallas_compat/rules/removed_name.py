@@ -40,6 +40,7 @@ def rewrite_attribute(m: RewriteContext, original: cst.Attribute, updated: cst.A
         if hit is None or m.works(hit.location):
             continue
         if m.replacement(hit) is None and qname not in masked_access.NOTED_AT_THE_CALL:
-            m.mark(f"{hit.location.spelling} is not in JAX {m.target}: {hit.hint}")
+            fate = "is deprecated in" if m.works_in(hit.location.releases) else "is not in"
+            m.mark(f"{hit.location.spelling} {fate} JAX {m.target}: {hit.hint}")
         return None
     return None

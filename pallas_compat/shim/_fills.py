@@ -13,6 +13,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from packaging.version import Version
+
 from pallas_compat.facts._registry import renames
 from pallas_compat.facts._table import (
     BACKENDS,
@@ -20,8 +22,12 @@ from pallas_compat.facts._table import (
     FOR_LOOP,
     GPU_LEGACY,
     JAX_UTIL,
+    KEYWORD_MOVES,
     KEYWORD_RENAMES,
+    LOOP_BODIES,
+    MEMBER_FORMS,
     MEMBER_MOVES,
+    METHOD_FORMS,
     MOSAIC_GPU,
     NAMESPACE_OF,
     OLD_PRNG,
@@ -35,6 +41,7 @@ from pallas_compat.facts._table import (
     Feature,
     Location,
     backfilled_features,
+    installed_jax,
     keyword_spellings,
 )
 from pallas_compat.shim import (
@@ -44,6 +51,7 @@ from pallas_compat.shim import (
     _enum_view,
     _facade,
     _interpret,
+    _mosaic_gpu,
     _outside,
     _pallas_call,
     _tpu_info,
@@ -154,7 +162,8 @@ def native_in(alias: str, name: str) -> Any:
 def keywords_either_way(
     fn: Callable[..., Any], renames: tuple[tuple[str, ...], ...]
 ) -> Callable[..., Any]:
-    """``fn`` taking every spelling of each renamed keyword (groups of ``KEYWORD_RENAMES``)."""
+    """``fn`` taking every spelling of each renamed keyword (groups of ``KEYWORD_RENAMES``);
+    a class stays a class (a facade: instances are the native class's)."""
     try:
         takes = set(inspect.signature(fn).parameters)
     except (TypeError, ValueError):
@@ -162,6 +171,10 @@ def keywords_either_way(
     wanted = keyword_spellings(renames, takes)
     if not wanted:
         return fn
+    if isinstance(fn, type):
+        return _facade.facade(
+            fn, lambda args, kwargs: (args, {wanted.get(k, k): v for k, v in kwargs.items()})
+        )
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -170,21 +183,22 @@ def keywords_either_way(
     return call
 
 
+#: Classes with renamed fields that have fills of their own, which take the renames too.
+OWN_FILLS = frozenset({(TPU, "InterpretParams")})
+
+
 def renamed_keyword_fills(alias: str) -> dict[str, Fill]:
-    """Functions whose keywords JAX renamed (``pl.kernel(out_shape=)`` -> ``out_type=``); the
-    classes with renamed fields have fills of their own (``InterpretParams``)."""
+    """Callables whose keywords JAX renamed (``pl.kernel(out_shape=)`` -> ``out_type=``,
+    ``plgpu.Barrier(for_tensor_core=)`` -> ``orders_tensor_core=``)."""
     fills: dict[str, Fill] = {}
     for (module, name), keywords in KEYWORD_RENAMES.items():
-        if NAMESPACE_OF.get(module) != alias or name[0].isupper():
+        if NAMESPACE_OF.get(module) != alias or (module, name) in OWN_FILLS:
             continue
 
         def build(
             module: str = module, name: str = name, keywords: tuple[tuple[str, ...], ...] = keywords
         ) -> Any:
-            fn = native_in(alias, name)
-            if fn is None:
-                raise missing_name(module, name)
-            return keywords_either_way(fn, keywords)
+            return keywords_either_way(native_or_missing(module, name), keywords)
 
         fills[name] = build
     return fills
@@ -353,12 +367,111 @@ def triton_fills() -> dict[str, Fill]:
     }
 
 
+def native_or_missing(module: str, name: str) -> Any:
+    """``module.name`` of the installed JAX, or the shim's error saying it is not there."""
+    found = native_in(NAMESPACE_OF[module], name)
+    if found is None:
+        raise missing_name(module, name)
+    return found
+
+
+def member_forms_fill(feature: str) -> Fill:
+    """The enum of ``feature`` serving the members JAX replaced by forms (``MEMBER_FORMS``)."""
+    location = FEATURES_BY_KEY[feature].modern
+
+    def build() -> Any:
+        found = native_or_missing(location.module, location.attr)
+        return _mosaic_gpu.member_forms_view(feature, found)
+
+    return build
+
+
+def loop_body_fill(module: str, name: str, info: str) -> Fill:
+    """A loop decorator whose body gets the index tuple on every release (``LOOP_BODIES``)."""
+
+    def build() -> Any:
+        found = native_or_missing(module, name)
+        if resolve(FEATURES_BY_KEY[info]).obj is None:
+            return found  # the body gets the index tuple already
+        return _mosaic_gpu.index_or_info_loop(found)
+
+    return build
+
+
+def keyword_move_fill(module: str, name: str, keyword: str) -> Fill:
+    """A callable that takes a keyword JAX moved off it (``KEYWORD_MOVES``) and moves it."""
+
+    def build() -> Any:
+        found = native_or_missing(module, name)
+        try:
+            takes = set(inspect.signature(found).parameters)
+        except (TypeError, ValueError):
+            return found
+        if keyword in takes:
+            return found
+        return _mosaic_gpu.MOVERS[(name, keyword)](found)
+
+    return build
+
+
 def mosaic_gpu_fills() -> dict[str, Fill]:
     return {
         **renamed_fills("plmgpu"),
         **renamed_keyword_fills("plmgpu"),
         "InterpretGPUParams": feature_object("gpu_simulator", "plmgpu.InterpretGPUParams"),
+        **{
+            FEATURES_BY_KEY[owner].modern.attr: member_forms_fill(owner)
+            for owner, _ in MEMBER_FORMS
+            if NAMESPACE_OF[FEATURES_BY_KEY[owner].modern.module] == "plmgpu"
+        },
+        **{
+            name: loop_body_fill(module, name, info)
+            for (module, name), info in LOOP_BODIES.items()
+            if NAMESPACE_OF[module] == "plmgpu"
+        },
+        **{
+            name: keyword_move_fill(module, name, keyword)
+            for module, name, keyword in KEYWORD_MOVES
+            if NAMESPACE_OF[module] == "plmgpu"
+        },
+        "GPUMesh": gpu_mesh,
+        **{
+            name: method_fill(module, name, method)
+            for (module, name), method in METHOD_FORMS.items()
+            if NAMESPACE_OF[module] == "plmgpu"
+        },
     }
+
+
+def method_fill(module: str, name: str, method: str) -> Fill:
+    """A function JAX dropped for a method of its first argument (``METHOD_FORMS``)."""
+
+    def build() -> Any:
+        found = native_in(NAMESPACE_OF[module], name)
+        if found is not None:
+            return found
+        since = Location(module, name).releases[0][0]
+        if Version(installed_jax()) < Version(since):
+            raise missing_name(module, name)  # before JAX had it, there is no method either
+
+        def function(first: Any, *args: Any, **kwargs: Any) -> Any:
+            return getattr(first, method)(*args, **kwargs)
+
+        function.__name__ = function.__qualname__ = name
+        return function
+
+    return build
+
+
+def gpu_mesh() -> Any:
+    """``plgpu.GPUMesh`` where JAX has it; on 0.6.1 on, made into a ``plgpu.Mesh``."""
+    old = native_in("plmgpu", "GPUMesh")
+    if old is not None:
+        return old
+    mesh = native_in("plmgpu", "Mesh")
+    if mesh is None:
+        raise missing_name(MOSAIC_GPU, "GPUMesh")
+    return _mosaic_gpu.mesh_from_axis_names(mesh)
 
 
 def tile_along(x: Any, repeats: int, axis: int) -> Any:

@@ -11,6 +11,10 @@ from pallas_compat.facts._table import installed_jax
 from pallas_compat.shim._errors import UnsupportedFeatureError
 from pallas_compat.shim._tpu_info import table
 
+#: Streaming multiprocessors of the GPUs lowered for by name: an abstract device answers
+#: ``num_cores`` with them, as the real one does (Mosaic GPU kernels size their grids by it).
+GPU_CORES = {"NVIDIA H100 80GB HBM3": 132, "NVIDIA H200": 132, "NVIDIA B200": 148}
+
 
 def device_kinds() -> dict[str, str]:
     """ChipVersion value -> the device kind JAX reads to pick a TPU's layout rules, from the
@@ -41,7 +45,7 @@ def target_device(platform: str, chip: str | None) -> Iterator[None]:
     fields = inspect.signature(AbstractDevice).parameters
     device_args: dict[str, Any] = {
         "device_kind": kind,
-        "num_cores": 1 if platform == "tpu" else None,
+        "num_cores": 1 if platform == "tpu" else GPU_CORES.get(kind),
     }
     if "platform" in fields:  # 0.10 on; 0.7-0.9 abstract devices are TPUs only
         device_args["platform"] = platform

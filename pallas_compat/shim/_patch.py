@@ -12,7 +12,10 @@ from typing import Any
 from pallas_compat.facts._table import (
     FEATURES_BY_KEY,
     GPU_LEGACY,
+    KEYWORD_MOVES,
     KEYWORD_RENAMES,
+    LOOP_BODIES,
+    MEMBER_FORMS,
     MEMBER_MOVES,
     NAMESPACE_OF,
     OUTSIDE_MODULES,
@@ -27,8 +30,10 @@ from pallas_compat.shim._namespaces import namespace
 #: Fills that replace a name JAX has, because they accept more call forms than JAX does: the
 #: call, the spec and estimate classes (and ``pl.Blocked``, whose zero-argument form was the
 #: indexing mode), every name of a dict-era backend's params class (they
-#: take dict-era fields), the functions whose keywords JAX renamed, and the enums JAX moved
-#: members out of (``pltpu.MemorySpace.ANY``; the view is the native enum where none moved).
+#: take dict-era fields), the functions whose keywords JAX renamed or moved, the enums JAX
+#: moved members out of or replaced members of (``pltpu.MemorySpace.ANY``,
+#: ``plgpu.Layout.WGMMA_ROW``; the view is the native enum where none did), and the loops
+#: whose body JAX hands an info object (``plgpu.nd_loop``).
 ADAPTERS = frozenset(
     {
         "pallas_call",
@@ -38,6 +43,9 @@ ADAPTERS = frozenset(
         *params_class_names(),
         *(name for _, name in KEYWORD_RENAMES),
         *(loc.attr for owner, _ in MEMBER_MOVES for loc in FEATURES_BY_KEY[owner].locations),
+        *(FEATURES_BY_KEY[owner].modern.attr for owner, _ in MEMBER_FORMS),
+        *(name for _, name in LOOP_BODIES),
+        *(name for _, name, _ in KEYWORD_MOVES),
     }
 )
 

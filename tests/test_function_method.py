@@ -1,0 +1,39 @@
+"""PAL108 function-to-method: ``plgpu.transpose_ref(ref, perm)`` written ``ref.transpose(perm)``
+where the target deprecates the function, left where it does not."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from pallas_compat.facts import release_ranges
+from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._migrate import MARKER, migrate_module
+
+SOURCE = """\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+
+def compute(acc, q, k, slot):
+    plgpu.wgmma(acc, q, plgpu.transpose_ref(k.at[slot], (1, 0)))
+    plgpu.wgmma(acc, q, plgpu.transpose_ref(k[0] if slot else k[1], (1, 0)))
+"""
+KEY = "jax.experimental.pallas.mosaic_gpu:transpose_ref"
+
+
+def test_doctor_names_the_deprecation() -> None:
+    uses = [u for u in find_uses("k.py", cst.parse_module(SOURCE)) if u.code == "PAL108"]
+    assert [u.line for u in uses] == [5, 6]
+    deprecated = release_ranges()["deprecated"][KEY]
+    assert uses[0].state_on(deprecated[0][0]).value == "works with a warning"
+    assert "ref.transpose" in uses[0].hint
+
+
+def test_migrate_writes_the_method_where_the_function_is_deprecated() -> None:
+    code = migrate_module(cst.parse_module(SOURCE), "0.12.0.1").code
+    assert "plgpu.wgmma(acc, q, k.at[slot].transpose((1, 0)))" in code
+    assert "plgpu.wgmma(acc, q, (k[0] if slot else k[1]).transpose((1, 0)))" in code
+    assert MARKER not in code
+
+
+def test_a_target_that_has_the_function_quietly_keeps_it() -> None:
+    assert migrate_module(cst.parse_module(SOURCE), "0.9.2").code == SOURCE
