@@ -235,3 +235,24 @@ def test_a_folder_that_cannot_be_searched_is_walked_past_not_a_traceback(
     err = capsys.readouterr().err
     assert "cannot read this folder (Permission denied)" in err and "Traceback" not in err
     assert main(["migrate", str(locked), "--target", "0.12.0.1", "--check"]) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ("x = 1\n" * 400_000, "2.3 MB, over the 2 MB limit"),
+        ("y = [" + "1, " * 40_000 + "]\n", "a line of 120,006 bytes, over the 100,000 limit"),
+    ],
+)
+def test_a_file_too_large_to_check_is_named_and_doctor_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, says: str
+) -> None:
+    """Generated code: a 2.3 MB file, or one 120,000-byte line (issue 44: libcst took 169 s
+    and 1.27 GB on a 1.3 MB line). Named, not parsed; migrate leaves it as it is."""
+    big = tmp_path / "generated.py"
+    big.write_text(BREAKING + body)
+    before = big.read_bytes()
+    assert main(["doctor", str(tmp_path)]) == 1
+    assert f"generated.py: too large to check, left untouched ({says})" in capsys.readouterr().err
+    assert main(["migrate", "--write", str(tmp_path)]) == 1
+    assert big.read_bytes() == before

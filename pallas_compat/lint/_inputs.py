@@ -67,6 +67,10 @@ def parse(source: Source) -> tuple[bytes, cst.Module | None] | None:
         return None
     if not may_use_pallas(data):
         return data, None
+    large = too_large(data)
+    if large is not None:
+        print(f"{source.path}: too large to check, left untouched ({large})", file=sys.stderr)
+        return None
     beyond = beyond_python(data)
     if beyond is not None:
         print(f"{source.path}: cannot parse, left untouched ({beyond})", file=sys.stderr)
@@ -77,6 +81,23 @@ def parse(source: Source) -> tuple[bytes, cst.Module | None] | None:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"{source.path}: cannot parse, left untouched ({first})", file=sys.stderr)
         return None
+
+
+#: Past these, a file is left alone and named: libcst spends about 7 ms of CPU a line, and
+#: minutes and a gigabyte on one megabyte-long line (generated code, not a kernel to check).
+MAX_BYTES = 2 * 1024 * 1024
+MAX_LINE = 100_000
+
+
+def too_large(data: bytes) -> str | None:
+    """Why ``data`` is too large to parse (over ``MAX_BYTES``, or a line over ``MAX_LINE``
+    bytes); None otherwise."""
+    if len(data) > MAX_BYTES:
+        return f"{len(data) / 2**20:.1f} MB, over the {MAX_BYTES // 2**20} MB limit"
+    longest = max(map(len, data.splitlines()), default=0)
+    if longest > MAX_LINE:
+        return f"a line of {longest:,} bytes, over the {MAX_LINE:,} limit"
+    return None
 
 
 def beyond_python(data: bytes) -> str | None:
