@@ -92,7 +92,7 @@ def test_gpu_cases_lower_for_cuda_by_every_route_on_the_newest_releases() -> Non
     """Done when of issue 43: on 0.11.2 and 0.12.0.1 every GPU-style case of both corpora
     lowers by patch, shim and migrate, except where it does not natively either, or where
     the report names the compiler's change that stops it (0.9.2's Mosaic GPU transposed
-    ragged dot: layout inference wants ``pl.multiple_of`` from 0.10)."""
+    ragged dot: layout inference wants ``pl.multiple_of`` on 0.11.2 and 0.12.0.1)."""
     from report._corpus import why_unfixed
 
     for kind in ("corpus", "thirdparty"):
