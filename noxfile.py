@@ -547,7 +547,7 @@ def refresh_matrix(session: nox.Session) -> None:
 #: is caught (their numbers are not read there; see each script for its full run).
 TINY_BENCHMARKS = (
     ("benchmarks/bytecode.py", "--repeat", "1"),
-    ("benchmarks/doctor_large_file.py", "--lines", "300"),
+    ("benchmarks/doctor_speed.py", "--against", "HEAD", "--lines", "300", "--tree-lines", "2000"),
     ("benchmarks/doctor_tree.py", "tests/fixtures/migrate", "--against", "HEAD"),
     ("benchmarks/kernels_suite.py", "--only", "add", "double"),
     (

@@ -39,6 +39,35 @@ def add_file_selection(command: argparse.ArgumentParser) -> None:
         action="store_true",
         help="read what .gitignore files ignore, too",
     )
+    command.add_argument(
+        "-j",
+        "--jobs",
+        type=jobs,
+        metavar="N",
+        help="read files in N processes (default: the CPUs this process may use)",
+    )
+    command.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the cache of what each file holds",
+    )
+    command.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="keep the cache here (default: $PALLAS_COMPAT_CACHE_DIR, else "
+        ".pallas_compat_cache in the current folder)",
+    )
+
+
+def jobs(text: str) -> int:
+    """``-j N``: a whole number of processes, at least 1."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"at least one process: {text!r}")
+    return count
 
 
 def add_rule_selection(command: argparse.ArgumentParser) -> None:

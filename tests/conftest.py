@@ -15,6 +15,14 @@ REPO = Path(__file__).resolve().parent.parent
 #: Fixtures are other people's code, their tests included (the example project ``matrix`` runs).
 collect_ignore = ["fixtures"]
 
+
+@pytest.fixture(autouse=True)
+def doctor_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """doctor's cache goes to a folder of the test run, not the folder pytest runs in; each
+    test starts without one (a cached answer must not hide what a test asks of the finder)."""
+    monkeypatch.setenv("PALLAS_COMPAT_CACHE_DIR", str(tmp_path_factory.mktemp("doctor-cache")))
+
+
 #: The release the chapter was written against; its assertions are facts about this release.
 CHAPTER_RELEASE = Version("0.12.0.1")
 

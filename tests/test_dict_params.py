@@ -13,7 +13,7 @@ import pytest
 import pallas_compat
 from pallas_compat.facts._table import DICT_PARAMS, call_form_releases, installed_jax
 from pallas_compat.facts._target import asked_of
-from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._finder import uses_in
 from pallas_compat.lint._migrate import MARKER, migrate_module
 from tests.third_party import case, load_case
 
@@ -44,7 +44,7 @@ def test_a_release_that_takes_dicts_keeps_the_dict() -> None:
 
 @pytest.mark.any_release
 def test_doctor_lists_the_dict_where_it_is_made() -> None:
-    uses = [u for u in find_uses("h.py", cst.parse_module(HELPER)) if u.code == "PAL204"]
+    uses = [u for u in uses_in("h.py", HELPER) if u.code == "PAL204"]
     assert [(u.line, u.breaks_on("0.12.0.1"), u.breaks_on("0.4.30")) for u in uses] == [
         (4, True, False)
     ]

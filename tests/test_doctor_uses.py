@@ -10,7 +10,7 @@ import pytest
 
 from kernels.corpus import _doctor_uses, _memo, _package
 from pallas_compat.lint import _migrate
-from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._finder import uses_in
 
 REAL = Path(__file__).parent / "fixtures" / "real"
 #: One release of each era of the shim: dict params only, TPUCompilerParams, the newest.
@@ -84,4 +84,4 @@ def test_a_file_whose_uses_all_work_is_still_migrated(text: str, target: str) ->
 
 def test_uses_come_back_as_doctor_finds_them() -> None:
     text = (REAL / "jax_0_4_30" / "softmax.py").read_text()
-    assert _doctor_uses.uses_in(text) == find_uses("", cst.parse_module(text))
+    assert _doctor_uses.uses_in(text) == uses_in("", text)

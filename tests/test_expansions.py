@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from pallas_compat.lint._finder import UseState, find_uses
+from pallas_compat.lint._finder import UseState, uses_in
 from pallas_compat.lint._migrate import migrate_module
 
 STAR = """\
@@ -30,7 +30,7 @@ params = T.TPUCompilerParams()
 
 
 def apis(source: str) -> list[tuple[int, str]]:
-    return [(u.line, str(u.api)) for u in find_uses("f.py", cst.parse_module(source))]
+    return [(u.line, str(u.api)) for u in uses_in("f.py", source)]
 
 
 def test_star_imports_and_single_aliases_are_followed() -> None:
@@ -55,7 +55,7 @@ def test_a_module_imported_by_name_at_run_time_is_named_per_file() -> None:
         "pl = __import__('jax.experimental.pallas')\n"
         "np = importlib.import_module('numpy')\n"
     )
-    uses = find_uses("f.py", cst.parse_module(source))
+    uses = uses_in("f.py", source)
     assert [u.line for u in uses] == [2, 3]
     assert all(u.state_on("0.12.0.1") is UseState.UNKNOWN for u in uses)
     assert all("cannot follow" in u.hint for u in uses)

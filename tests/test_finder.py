@@ -5,10 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import libcst as cst
 import pytest
 
-from pallas_compat.lint._finder import Use, UseState, find_uses
+from pallas_compat.lint._finder import Use, UseState, uses_in
 from pallas_compat.lint._report import Finding
 from tests.third_party import real_file
 
@@ -25,12 +24,12 @@ def expected() -> list[tuple[int, str]]:
 
 
 def test_every_drifted_use_and_nothing_else() -> None:
-    uses = find_uses(str(FIXTURE), cst.parse_module(FIXTURE.read_text()))
+    uses = uses_in(str(FIXTURE), FIXTURE.read_text())
     assert [(u.line, u.api) for u in uses] == expected()
 
 
 def test_release_ranges_and_verdicts() -> None:
-    uses = find_uses("f.py", cst.parse_module(FIXTURE.read_text()))
+    uses = uses_in("f.py", FIXTURE.read_text())
     load = next(u for u in uses if u.api == "pl.load")
     assert not load.breaks_on("0.4.30") and not load.breaks_on("0.8.3")
     assert load.state_on("0.7.0") is UseState.WORKS
@@ -50,7 +49,7 @@ def test_import_spellings_all_resolve() -> None:
         "c = jax.experimental.pallas.tpu.TPUCompilerParams\n"
         "d = TPUCompilerParams  # an unrelated local name\n"
     )
-    uses = find_uses("f.py", cst.parse_module(source))
+    uses = uses_in("f.py", source)
     assert [(u.line, u.api) for u in uses] == [(n, "pltpu.TPUCompilerParams") for n in (4, 5, 6)]
 
 
@@ -81,7 +80,7 @@ def make(a, b):
 
 
 def test_block_spec_order_from_bindings() -> None:
-    uses = find_uses("bound.py", cst.parse_module(BOUND))
+    uses = uses_in("bound.py", BOUND)
     line = {text.split(" = ")[0].strip(): n for n, text in enumerate(BOUND.splitlines(), 1)}
     assert [(u.line, u.api, u.certain) for u in uses] == [
         (line["old_named"], "BlockSpec(index_map, block_shape)", True),
@@ -98,7 +97,7 @@ def test_block_spec_order_from_bindings() -> None:
 def test_a_member_moved_out_of_an_enum_is_named_with_its_releases() -> None:
     """``pltpu.MemorySpace.ANY``: the scan reads each release's enum and its module."""
     source = "from jax.experimental.pallas import tpu as pltpu\nx = pltpu.MemorySpace.ANY\n"
-    uses = find_uses("any.py", cst.parse_module(source))
+    uses = uses_in("any.py", source)
     (use,) = [u for u in uses if u.api.endswith(".ANY")]
     assert use.api == "pltpu.MemorySpace.ANY" and use.hint.startswith("pl.ANY")
     # a member to 0.8.1; 0.8.2-0.9.0.1 keep ``MemorySpace.ANY = pallas_core.MemorySpace.ANY``
@@ -111,8 +110,8 @@ def test_a_member_moved_out_of_an_enum_is_named_with_its_releases() -> None:
 REAL_JAX = Path(__file__).parent / "fixtures" / "real"
 
 
-def uses_in(path: Path) -> list[Use]:
-    return find_uses(str(path), cst.parse_module(path.read_text()))
+def uses_of(path: Path) -> list[Use]:
+    return uses_in(str(path), path.read_text())
 
 
 def first(uses: list[Use], api: str) -> Use:
@@ -122,7 +121,7 @@ def first(uses: list[Use], api: str) -> Use:
 def test_a_triton_params_dict_is_named_for_its_backend_on_real_code() -> None:
     """fjformer's softmax: ``compiler_params=dict(triton=dict(...))`` is the Triton dict form,
     so the advice is the Triton class, not the TPU one."""
-    uses = uses_in(real_file("fjformer", "pallas_operations/gpu/softmax/softmax.py"))
+    uses = uses_of(real_file("fjformer", "pallas_operations/gpu/softmax/softmax.py"))
     params = first(uses, 'compiler_params={"triton": {...}}')
     assert params.hint.startswith("compiler_params=pltriton.CompilerParams(")
     assert params.releases == (("0.4.30", "0.6.0"),) and params.breaks_on("0.6.1")
@@ -131,7 +130,7 @@ def test_a_triton_params_dict_is_named_for_its_backend_on_real_code() -> None:
 
 def test_a_misspelt_triton_key_is_named_by_doctor() -> None:
     """jax-flash-attn2 wrote ``num_wraps``; the dict era ignored it, so it never failed."""
-    uses = uses_in(real_file("jax-flash-attn2", "pallas_kernels/gpu_mha_kernel.py"))
+    uses = uses_of(real_file("jax-flash-attn2", "pallas_kernels/gpu_mha_kernel.py"))
     params = first(uses, 'compiler_params={"triton": {...}}')
     assert "num_wraps= is no triton param" in params.hint and "migrate drops it" in params.hint
 
@@ -140,7 +139,7 @@ def test_a_partial_of_pallas_call_is_read_like_the_call() -> None:
     """easydel decorates kernels with ``@partial(pl.pallas_call, ..., compiler_params=...)``."""
     path = real_file("easydel", "kernels/gpu_ops/_deprecated/pallas_gqa_flash_attention_2.py")
     lines = path.read_text().splitlines()
-    params = [u for u in uses_in(path) if u.api == 'compiler_params={"triton": {...}}']
+    params = [u for u in uses_of(path) if u.api == 'compiler_params={"triton": {...}}']
     assert len(params) == 3
     for use in params:  # each inside a partial(pl.pallas_call, ...) opened above it
         opened = max(n for n in range(use.line) if lines[n - 1].lstrip().startswith("@partial("))
@@ -148,7 +147,7 @@ def test_a_partial_of_pallas_call_is_read_like_the_call() -> None:
 
 
 def test_a_block_spec_subclass_with_its_own_init_is_found() -> None:
-    uses = uses_in(real_file("easydel", "kernels/tpu_ops/ring_attention_pallas/_utils.py"))
+    uses = uses_of(real_file("easydel", "kernels/tpu_ops/ring_attention_pallas/_utils.py"))
     (use,) = uses
     assert use.api == "class X(BlockSpec) with its own __init__" and use.breaks_on("0.12.0.1")
     assert "**" in use.hint
@@ -157,7 +156,7 @@ def test_a_block_spec_subclass_with_its_own_init_is_found() -> None:
 def test_a_memory_space_member_that_moved_is_found_on_real_code() -> None:
     """fjformer's paged attention: ``pltpu.TPUMemorySpace.ANY``, both the enum and the
     member drifted."""
-    uses = uses_in(
+    uses = uses_of(
         real_file("fjformer", "pallas_operations/tpu/paged_attention/paged_attention.py")
     )
     member = first(uses, "pltpu.TPUMemorySpace.ANY")
@@ -200,6 +199,6 @@ def test_jax_apis_outside_pallas_that_kernels_import_are_found(
     """Kernel files import private JAX modules that moved or went: the scan proves the
     releases of each, as for Pallas names."""
     file = real_file(*path) if isinstance(path, tuple) else path
-    use = first(uses_in(file), api)
+    use = first(uses_of(file), api)
     assert use.hint.startswith(instead) and use.releases[-1][1] == last
     assert use.breaks_on("0.12.0.1") and not use.breaks_on(last)

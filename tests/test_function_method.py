@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from pallas_compat.facts import release_ranges
-from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._finder import uses_in
 from pallas_compat.lint._migrate import MARKER, migrate_module
 
 SOURCE = """\
@@ -21,7 +21,7 @@ KEY = "jax.experimental.pallas.mosaic_gpu:transpose_ref"
 
 
 def test_doctor_names_the_deprecation() -> None:
-    uses = [u for u in find_uses("k.py", cst.parse_module(SOURCE)) if u.code == "PAL108"]
+    uses = [u for u in uses_in("k.py", SOURCE) if u.code == "PAL108"]
     assert [u.line for u in uses] == [5, 6]
     deprecated = release_ranges()["deprecated"][KEY]
     assert uses[0].state_on(deprecated[0][0]).value == "works with a warning"

@@ -495,30 +495,33 @@ def test_diff_headers_of_absolute_paths(tmp_path: Path) -> None:
 def test_doctor_parses_only_files_that_can_use_pallas(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The cost of a large tree: files that never name Pallas are not handed to libcst, and
-    libcst runs without the cyclic collector (which made a 20,000-line file superlinear;
-    benchmarks/doctor_large_file.py measures it)."""
+    """The cost of a large tree: files that never name Pallas are not parsed, doctor never
+    runs libcst (its ``ast`` path reads them), and it reads without the cyclic collector
+    (which made a 20,000-line file superlinear; benchmarks/doctor_speed.py measures it)."""
     import libcst
 
     import pallas_compat.lint._finder
 
     (tmp_path / "plain.py").write_text("import numpy as np\n" * 2000)
     (tmp_path / "kernel.py").write_text(KERNEL_SOURCE)
-    parsed, collector = [], []
-    real_parse, real_find = libcst.parse_module, pallas_compat.lint._finder.find_uses
+    parsed, collector, by_libcst = [], [], []
+    finder = pallas_compat.lint._finder
+    real_parse, real_find = finder.parse_source, finder.find_uses
+    monkeypatch.setattr(libcst, "parse_module", lambda data: by_libcst.append(data))
     monkeypatch.setattr(
-        libcst, "parse_module", lambda data: parsed.append(data) or real_parse(data)
+        finder, "parse_source", lambda data: parsed.append(data) or real_parse(data)
     )
 
-    def find_uses(path: str, module: libcst.Module) -> list[object]:
+    def find_uses(path: str, module: object, source: bytes) -> list[object]:
         collector.append(gc.isenabled())
-        return real_find(path, module)
+        return real_find(path, module, source)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pallas_compat.lint._finder, "find_uses", find_uses)
-    assert compat_main(["doctor", str(tmp_path), *TARGET]) == 1
+    monkeypatch.setattr(finder, "find_uses", find_uses)
+    assert compat_main(["doctor", str(tmp_path), "--no-cache", *TARGET]) == 1
     assert "1 uses of drifted Pallas APIs in 2 files" in capsys.readouterr().out
     assert parsed == [KERNEL_SOURCE.encode()]
     assert collector == [False] and gc.isenabled()
+    assert by_libcst == []
 
 
 # 10. --modes in the comma form people type.

@@ -26,7 +26,7 @@ from packaging.version import Version
 from common import CorpusStatus
 from kernels.corpus._package import Tree
 from kernels.corpus._run import ROUTES, attempt, load
-from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._finder import uses_in
 from pallas_compat.lint._migrate import MARKER, migrate_module
 
 IDIOMS = Path(__file__).parent / "fixtures" / "idioms"
@@ -160,7 +160,7 @@ def marks(path: Path) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("name", sorted(p.name for p in IDIOMS.glob("*.py")))
 def test_doctor_finds_exactly_the_marked_uses(name: str) -> None:
     path = IDIOMS / name
-    uses = find_uses(str(path), cst.parse_module(path.read_text()))
+    uses = uses_in(str(path), path.read_text())
     found = [(u.line, str(u.api)) for u in uses]
     assert sorted(found) == sorted(marks(path))
 
@@ -192,7 +192,7 @@ def test_device_id_gets_its_successor_named() -> None:
     """``pltpu.device_id()`` has no one-line successor (``lax.axis_index`` needs the mesh
     axis's name, which the kernel does not hold): doctor and migrate's note name it."""
     path = IDIOMS / "device_id.py"
-    (use,) = find_uses(str(path), cst.parse_module(path.read_text()))
+    (use,) = uses_in(str(path), path.read_text())
     assert use.hint.startswith("jax.lax.axis_index(axis_name)") and use.releases == (
         ("0.4.30", "0.5.3"),
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from pallas_compat.facts import release_ranges
-from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._finder import uses_in
 from pallas_compat.lint._migrate import MARKER, migrate_module
 
 SOURCE = """\
@@ -19,7 +19,7 @@ whole = plgpu.Layout.WGMMA
 
 
 def test_doctor_gives_the_scanned_releases_and_the_form() -> None:
-    uses = [u for u in find_uses("k.py", cst.parse_module(SOURCE)) if u.code == "PAL107"]
+    uses = [u for u in uses_in("k.py", SOURCE) if u.code == "PAL107"]
     assert [(u.api, u.line) for u in uses] == [
         ("plgpu.Layout.WGMMA_ROW", 3),
         ("plgpu.Layout.WGMMA_COL", 4),

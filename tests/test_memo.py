@@ -103,11 +103,10 @@ def test_the_shim_route_is_kept_once_for_every_target_and_migrate_per_target(fol
 
 
 def test_doctors_uses_from_the_cache_are_those_found(folder: Path) -> None:
-    import libcst as cst
 
-    from pallas_compat.lint._finder import find_uses
+    from pallas_compat.lint._finder import uses_in
 
-    found = find_uses("", cst.parse_module(OLD))
+    found = uses_in("", OLD)
     assert {u.api for u in found} >= {"pl.load", "pl.store", "pltpu.TPUCompilerParams"}
     assert _doctor_uses.uses_in(OLD) == found  # computed, and kept
     assert _doctor_uses.uses_in(OLD) == found  # read back: tuples and all

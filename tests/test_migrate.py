@@ -13,7 +13,7 @@ import pytest
 from packaging.version import Version
 
 from pallas_compat.facts._table import installed_jax
-from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._finder import uses_in
 from pallas_compat.lint._migrate import MARKER, Migration, migrate_module
 from tests.test_finder import BOUND
 
@@ -39,7 +39,7 @@ def load(source: str, tmp_path: Path) -> ModuleType:
 def test_migrated_fixture_runs_on_the_installed_jax(tmp_path: Path) -> None:
     target = installed_jax()
     source = migrated_source(target)
-    remaining = [u for u in find_uses("m.py", cst.parse_module(source)) if u.breaks_on(target)]
+    remaining = [u for u in uses_in("m.py", source) if u.breaks_on(target)]
     kernels = load(source, tmp_path)
 
     x = RNG.standard_normal(32).astype(np.float32)
@@ -165,7 +165,7 @@ def test_backend_keyword_becomes_the_backends_params() -> None:
     assert "b = pl.pallas_call(k, out_shape=s, interpret=True)\n" in out
     assert "backend=which)  # pallas-compat: pallas_call(backend=...) is not taken" in out
     assert migrate_module(cst.parse_module(source), "0.6.2").code == source
-    (use,) = [u for u in find_uses("b.py", cst.parse_module(source)) if u.line == 2]
+    (use,) = [u for u in uses_in("b.py", source) if u.line == 2]
     assert use.api == "pallas_call(backend=...)" and use.breaks_on("0.12.0.1")
     assert not use.breaks_on("0.6.2") and use.breaks_on("0.4.30")
 

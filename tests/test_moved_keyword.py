@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from pallas_compat.lint._finder import find_uses
+from pallas_compat.lint._finder import uses_in
 from pallas_compat.lint._migrate import MARKER, migrate_module
 
 SOURCE = """\
@@ -36,7 +36,7 @@ def migrated(target: str) -> str:
 
 
 def test_doctor_names_each_move_with_its_releases() -> None:
-    uses = [u for u in find_uses("k.py", cst.parse_module(SOURCE)) if u.code == "PAL211"]
+    uses = [u for u in uses_in("k.py", SOURCE) if u.code == "PAL211"]
     apis = [u.api for u in uses]
     assert apis.count("plgpu.emit_pipeline(delay_release=...)") == 2
     assert apis.count("plgpu.copy_gmem_to_smem(partitioned_axis=...)") == 3

@@ -8,6 +8,7 @@ added there, and nothing else is edited: the shim's namespaces, ``patch()``, ``d
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import types
@@ -27,6 +28,7 @@ from pallas_compat.facts._table import PL, TPU, Feature, Location
 from pallas_compat.lint import _finder
 from pallas_compat.lint._migrate import migrate_module
 from pallas_compat.rules import _use
+from pallas_compat.rules._syntax import qualified
 from pallas_compat.shim import _namespaces
 from pallas_compat.shim._errors import PallasCompatError
 from pallas_compat.shim._patch import patch, unpatch
@@ -97,7 +99,7 @@ def test_patch_installs_it(fake_rename: None) -> None:
 
 
 def test_doctor_and_migrate_follow_it(fake_rename: None) -> None:
-    (use,) = _finder.find_uses("fake.py", cst.parse_module(SOURCE))
+    (use,) = _finder.uses_in("fake.py", SOURCE)
     assert use.api == "pltpu.FAKE_ANY" and use.breaks_on("0.12.0.1") and not use.breaks_on("0.4.30")
     out = migrate_module(cst.parse_module(SOURCE), "0.12.0.1").code
     assert "space = pl.ANY\n" in out and "from jax.experimental import pallas as pl" in out
@@ -152,7 +154,7 @@ def test_doctor_advises_the_new_name(params_renamed: None) -> None:
         "b = pltpu.CompilerParams(vmem_limit_bytes=1)\n"
         "c = pl.pallas_call(k, out_shape=s, compiler_params={'mosaic': {'vmem_limit_bytes': 1}})\n"
     )
-    uses = _finder.find_uses("k.py", cst.parse_module(source))
+    uses = _finder.uses_in("k.py", source)
     old, current, mapping = (u for u in uses if u.code in ("PAL101", "PAL204"))
     assert old.hint.startswith("pltpu.MosaicParams(dimension_semantics=")
     assert current.api == "pltpu.CompilerParams" and current.breaks_on("0.12.0.1")
@@ -211,7 +213,7 @@ KEYWORD_SOURCE = (
 
 
 def test_doctor_and_migrate_follow_a_keyword_that_went(keyword_removed: None) -> None:
-    (use,) = _finder.find_uses("k.py", cst.parse_module(KEYWORD_SOURCE))
+    (use,) = _finder.uses_in("k.py", KEYWORD_SOURCE)
     assert use.code == "PAL207" and use.api == "pallas_call(fake_flag=...)"
     assert use.breaks_on("0.12.0.1") and not use.breaks_on("0.9.0")
     assert "exists in JAX 0.4.30-0.9.0" in use.hint
@@ -252,16 +254,13 @@ def fake_rule_module() -> types.ModuleType:
         "PAL399", "fake-op", "pl.fake_op, renamed pl.new_op", rules.Fix.REWRITES
     )
 
-    def is_fake(node: cst.Call, visitor: Any) -> bool:
-        return f"{PL}.fake_op" in _finder.qualified(node.func, visitor)
-
-    def find_call(f: Any, node: cst.Call) -> Any:
-        if is_fake(node, f):
+    def find_call(f: Any, node: ast.Call) -> Any:
+        if f"{PL}.fake_op" in f.qualified(node.func):
             return _use.use_at(f, node, "pl.fake_op", [["0.4.30", "0.9.0"]], "pl.new_op(x)")
         return None
 
     def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> Any:
-        if not is_fake(original, m):
+        if f"{PL}.fake_op" not in qualified(original.func, m):
             return None
         return updated.with_changes(func=cst.parse_expression(f"{m.alias_for(PL)}.new_op"))
 

@@ -14,13 +14,10 @@ from pallas_compat.rules._use import Use
 
 def uses_in(text: str) -> list[Use]:
     """Every use ``doctor`` finds in ``text``."""
-    import libcst as cst
-
-    from pallas_compat.lint._finder import find_uses, gc_paused
+    from pallas_compat.lint._finder import uses_in as found_in
 
     def found() -> list[dict[str, Any]]:
-        with gc_paused():
-            return [dataclasses.asdict(u) for u in find_uses("", cst.parse_module(text))]
+        return [dataclasses.asdict(u) for u in found_in("", text)]
 
     return [as_use(fields) for fields in _memo.remembered("uses", text, "", found)]  # type: ignore[union-attr]
 

@@ -9,16 +9,11 @@ import json
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from pallas_compat.lint import _finder, _runs_on
-from pallas_compat.lint._finder import UseState, gc_paused
-from pallas_compat.lint._inputs import (
-    exclusions_of,
-    internal_error,
-    parse,
-    python_sources,
-    too_deep,
-)
-from pallas_compat.lint._noqa import noqa_lines, silenced
+from pallas_compat.lint import _runs_on
+from pallas_compat.lint._analysis import analysis_of
+from pallas_compat.lint._finder import UseState
+from pallas_compat.lint._inputs import exclusions_of, python_sources
+from pallas_compat.lint._noqa import silenced
 from pallas_compat.lint._render_github import workflow_commands
 from pallas_compat.lint._render_html import page, report_url
 from pallas_compat.lint._render_sarif import sarif
@@ -36,30 +31,14 @@ def collect(args: argparse.Namespace, chosen: Settings) -> Report:
     silenced_count = 0
     files, skipped = python_sources(args.paths, exclusions_of(args))
     unreadable += [str(s.path) for s in skipped if s.unread]  # folders the OS would not list
-    for source in files:
-        with gc_paused():
-            parsed = parse(source)
-            if parsed is None:
-                unreadable.append(str(source.path))
-                continue
-            data, module = parsed
-            if module is None:
-                continue
-            try:
-                found = _finder.find_uses(str(source.path), module)
-            except RecursionError:
-                too_deep(source, "doctor")
-                unreadable.append(str(source.path))
-                continue
-            except Exception as exc:  # a bug of ours must not hide the other files
-                internal_error(source, "doctor", exc)
-                unreadable.append(str(source.path))
-                continue
-        lines = noqa_lines(data)
-        for use in found:
+    for source, found in zip(files, analysis_of(args, files, "doctor"), strict=True):
+        if found.uses is None:
+            unreadable.append(str(source.path))
+            continue
+        for use in found.uses:
             if use.code not in chosen.selected:
                 continue
-            if silenced(lines, use.line, use.code):
+            if silenced(found.noqa, use.line, use.code):
                 silenced_count += 1
                 continue
             uses.append(use)

@@ -1,32 +1,44 @@
-"""Find uses of drifted Pallas APIs in source code (libcst), for ``doctor``.
+"""Find uses of drifted Pallas APIs in source code, for ``doctor``: the standard library's
+``ast`` and a scope analysis of our own (``rules._scopes``), no libcst.
 
 ``UseFinder`` walks a module once and asks each drift rule (``pallas_compat.rules``) about
 the nodes it has hooks for; each use it returns carries the rule's code. What counts as
 drifted, and where each spelling works, comes from the API-facts table and its scanned
-release ranges.
+release ranges. libcst (milliseconds a line) is left to ``migrate``'s rewrites of the files
+in which this finds something.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import functools
 import gc
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-import libcst as cst
-from libcst.metadata import PositionProvider, QualifiedNameProvider
-
 from pallas_compat import rules
 from pallas_compat.facts._registry import Drift, registry
-from pallas_compat.rules._argument_order import Bindings
 from pallas_compat.rules._context import FindContext
-from pallas_compat.rules._expansions import Expansions, expansions
-from pallas_compat.rules._syntax import imported_modules, qualified
+from pallas_compat.rules._expansions import Expansions
+from pallas_compat.rules._read import Bindings, expansions, imported_modules
+from pallas_compat.rules._scopes import Scopes, children
 from pallas_compat.rules._use import Use, UseState
 
-__all__ = ["Drift", "Use", "UseFinder", "UseState", "find_uses", "gc_paused", "may_use_pallas"]
+__all__ = [
+    "Drift",
+    "Use",
+    "UseFinder",
+    "UseState",
+    "find_uses",
+    "gc_paused",
+    "may_use_pallas",
+    "parse_source",
+]
+
+CLASS_NAME = re.compile(rb"class\s+")
 
 
 def may_use_pallas(data: bytes) -> bool:
@@ -36,8 +48,8 @@ def may_use_pallas(data: bytes) -> bool:
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """Run libcst without the cyclic collector: its trees are acyclic and freed by reference
-    counting, and the collector re-scanning a growing tree made a 20,000-line file superlinear."""
+    """Parse without the cyclic collector: syntax trees are acyclic and freed by reference
+    counting, and the collector re-scanning a growing tree made a large file superlinear."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -47,30 +59,62 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-class UseFinder(cst.CSTVisitor):
+def parse_source(data: bytes | str) -> ast.Module:
+    """``ast.parse`` of a file's bytes (its coding line honoured); ``SyntaxError`` (and
+    ``ValueError`` for a NUL byte) where CPython would not compile it."""
+    return ast.parse(data, type_comments=False)
+
+
+class UseFinder:
     """Collects every drifted use in one module: a dispatcher over the rules' finders."""
 
-    METADATA_DEPENDENCIES = (QualifiedNameProvider, PositionProvider)
-
-    def __init__(self, path: str, module: cst.Module) -> None:
-        super().__init__()
+    def __init__(self, path: str, module: ast.Module, source: bytes | str = b"") -> None:
         self.path = path
         self.module = module
+        self.source = source.encode() if isinstance(source, str) else source
         self.uses: list[Use] = []
-        self.in_import = 0
-        self.expansions: Expansions | None = None
         #: What a rule keeps while the walk goes on, under its code.
         self.state: dict[str, Any] = {}
         #: The table's derived views (drifted names, moved members) the rules look up.
         self.table = registry()
         #: Each hook's rules, looked up once per file (the visit of every node asks).
         self.hooks = {hook: rules.hooks(hook) for hook in rules.FINDING_HOOKS}
+        self.drifted = (self.table.drifted_names, self.table.moved_members, self.table.member_forms)
+        #: Answers kept for this file, under the helper's name (``_read.called``).
+        self.memo: dict[str, dict[int, Any]] = {}
+        self.known: dict[int, set[str]] = {}
+        self.scopes = Scopes(module)
+        self.expansions: Expansions | None = expansions(module, self, self.position)
 
     @functools.cached_property
     def bindings(self) -> Bindings:
-        found = Bindings()
-        self.module.visit(found)
-        return found
+        return Bindings.of(self.scopes)
+
+    @functools.cached_property
+    def lines(self) -> list[bytes]:
+        return self.source.splitlines()
+
+    def position(self, node: ast.AST) -> tuple[int, int]:
+        """(line, column from 1 in characters) where ``node`` starts; a class's name for a
+        ``ClassDef`` (what the rules point at)."""
+        line: int = getattr(node, "lineno", 1)
+        column: int = getattr(node, "col_offset", 0)
+        if isinstance(node, ast.ClassDef) and line <= len(self.lines):
+            found = CLASS_NAME.match(self.lines[line - 1], column)
+            column = found.end() if found else column
+        if not self.source.isascii() and line <= len(self.lines):
+            column = len(self.lines[line - 1][:column].decode("utf-8", "replace"))
+        return line, column + 1
+
+    def qualified(self, node: ast.AST) -> set[str]:
+        """The node's qualified names, with star imports and module aliases followed."""
+        known = self.known.get(id(node))
+        if known is None:
+            names = self.scopes.qualified(node)
+            bare = node.id if isinstance(node, ast.Name) else None
+            known = self.expansions.expand_names(bare, names) if self.expansions else names
+            self.known[id(node)] = known
+        return known
 
     def add(self, rule: rules.Rule, found: Use | Iterable[Use | None] | None) -> None:
         """Keep what a rule found (one use, several, or none), stamped with its code."""
@@ -86,13 +130,75 @@ class UseFinder(cst.CSTVisitor):
         for rule, module in self.hooks[hook]:
             self.add(rule, getattr(module, hook)(self, *args))
 
-    def visit_Module(self, node: cst.Module) -> None:
-        self.expansions = expansions(node, self)
-        self.ask("find_module", node)
+    # -- the walk: libcst's order, so that uses at one place come in the order they did
+
+    def walk(self) -> list[Use]:
+        self.ask("find_module", self.module)
+        self.visit_children(self.module)
+        return sorted(self.uses, key=lambda u: (u.line, u.column, u.api))
+
+    def visit(self, node: ast.AST) -> None:
+        kind = type(node)
+        if kind is ast.Name:
+            self.check_name(node)
+            return
+        if kind is ast.Attribute:
+            if self.check_name(node):
+                self.visit(node.value)  # type: ignore[attr-defined]
+            return
+        if kind is ast.Call:
+            self.ask("find_call", node)
+            self.visit(node.func)  # type: ignore[attr-defined]
+            for arg in sorted([*node.args, *node.keywords], key=where):  # type: ignore[attr-defined]
+                self.visit(arg)
+            return
+        if kind is ast.keyword:
+            self.check_keyword(node)  # type: ignore[arg-type]
+            self.visit(node.value)  # type: ignore[attr-defined]
+            return
+        if kind in (ast.Import, ast.ImportFrom):
+            self.record_imports(node)  # type: ignore[arg-type]
+            return
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+            self.visit_function(node)  # type: ignore[arg-type]
+            return
+        if kind is ast.ClassDef:
+            self.ask("find_class", node)
+            for child in (*node.decorator_list, *node.bases, *node.keywords, *node.body):  # type: ignore[attr-defined]
+                self.visit(child)
+            return
+        if kind is ast.Subscript:
+            self.ask("find_subscript", node)
+        elif kind is ast.Assign:
+            self.ask("find_assign", node)
+        elif kind is ast.Dict:
+            for key, value in zip(node.keys, node.values, strict=True):  # type: ignore[attr-defined]
+                if key is not None:
+                    self.visit(key)
+                self.visit(value)
+            return
+        self.visit_children(node)
+
+    def visit_children(self, node: ast.AST) -> None:
+        for child in children(node):
+            self.visit(child)
+
+    def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for _, module in self.hooks["enter_function"]:
+            module.enter_function(self, node)
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        self.visit(node.args)
+        if node.returns is not None:
+            self.visit(node.returns)
+        for statement in node.body:
+            self.visit(statement)
+        for _, module in self.hooks["leave_function"]:
+            module.leave_function(self, node)
 
     # -- names, in uses and in imports
 
-    def name(self, node: cst.CSTNode, qname: str) -> bool | None:
+    def name(self, node: ast.AST, qname: str) -> bool | None:
         """Report ``qname`` at ``node`` by the first rule that claims it; whether to look
         inside the node (None: no rule did)."""
         for rule, module in self.hooks["find_name"]:
@@ -102,78 +208,48 @@ class UseFinder(cst.CSTVisitor):
                 return getattr(module, "LOOK_INSIDE", False)
         return None
 
-    def visit_Import(self, node: cst.Import) -> None:
-        self.record_imports(node)
-        self.in_import += 1
-
-    def leave_Import(self, original_node: cst.Import) -> None:
-        self.in_import -= 1
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        self.record_imports(node)
-        self.in_import += 1
-
-    def leave_ImportFrom(self, original_node: cst.ImportFrom) -> None:
-        self.in_import -= 1
-
-    def record_imports(self, node: cst.Import | cst.ImportFrom) -> None:
-        for module, where in imported_modules(node):
+    def record_imports(self, node: ast.Import | ast.ImportFrom) -> None:
+        for module, at in imported_modules(node):
             before = len(self.uses)
-            self.ask("find_import", module, where)
-            if (
-                len(self.uses) == before
-                and module in self.table.drifted_names
-                and where is not node
-            ):
-                self.name(where, module)
+            self.ask("find_import", module, at)
+            if len(self.uses) == before and module in self.table.drifted_names and at is not node:
+                self.name(at, module)
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        return self.check_name(node)
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.check_name(node)
-
-    def check_name(self, node: cst.CSTNode) -> bool:
-        if self.in_import:
-            return False
-        drifted = (self.table.drifted_names, self.table.moved_members, self.table.member_forms)
-        for qname in qualified(node, self):
-            if any(qname in names for names in drifted):
+    def check_name(self, node: ast.AST) -> bool:
+        for qname in self.qualified(node):
+            if any(qname in names for names in self.drifted):
                 inside = self.name(node, qname)
                 if inside is not None:
                     return inside
         return True
 
-    # -- definitions, subscripts, calls
+    def check_keyword(self, node: ast.keyword) -> None:
+        """A keyword's name reads as a name bound where the call is (as libcst reads it)."""
+        if node.arg is None:
+            return
+        names = self.scopes.qualified(ast.Name(node.arg), self.scopes.scope_of(node))
+        if self.expansions is not None:
+            names = self.expansions.expand_names(node.arg, names)
+        for qname in names:
+            if any(qname in table for table in self.drifted) and self.name(node, qname) is not None:
+                return
 
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.ask("find_class", node)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        for _, module in self.hooks["enter_function"]:
-            module.enter_function(self, node)
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        for _, module in self.hooks["leave_function"]:
-            module.leave_function(self, original_node)
-
-    def visit_Subscript(self, node: cst.Subscript) -> None:
-        self.ask("find_subscript", node)
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.ask("find_call", node)
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        self.ask("find_assign", node)
+def where(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
 #: The walk the rules' finders are promised (``rules._context``): mypy checks it matches.
 _FINDS: type[FindContext] = UseFinder
 
 
-def find_uses(path: str, module: cst.Module) -> list[Use]:
-    finder = UseFinder(path, module)
-    # A freshly parsed module has no shared nodes: the wrapper's defensive deep copy (a second
-    # tree in memory) is not needed.
-    cst.MetadataWrapper(module, unsafe_skip_copy=True).visit(finder)
-    return sorted(finder.uses, key=lambda u: (u.line, u.column, u.api))
+def find_uses(path: str, module: ast.Module, source: bytes | str = b"") -> list[Use]:
+    """Every use of a drifted API in ``module`` (parsed from ``source``, which gives the
+    columns of non-ASCII lines in characters)."""
+    return UseFinder(path, module, source).walk()
+
+
+def uses_in(path: str, source: bytes | str) -> list[Use]:
+    """``find_uses`` of a source text."""
+    with gc_paused():
+        return find_uses(path, parse_source(source), source)

@@ -1,23 +1,21 @@
 """Reading the paths ``doctor`` and ``migrate`` are given: which files, their bytes, their
-libcst module; what cannot be read is named on stderr, one line each, and passed over."""
+parsed module; what cannot be read is named on stderr, one line each, and passed over."""
 
 from __future__ import annotations
 
 import argparse
-import ast
 import io
 import os
 import sys
 import tokenize
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from pallas_compat._usage import UsageError
 from pallas_compat.lint._finder import may_use_pallas
 from pallas_compat.lint._tree import Exclusions, Skipped, Source, sources
 
-if TYPE_CHECKING:
-    import libcst as cst
+#: The grammar files are read in: this interpreter's (a newer one's syntax cannot be read).
+PYTHON = ".".join(map(str, sys.version_info[:2]))
 
 
 def python_sources(
@@ -51,40 +49,38 @@ def undecodable(data: bytes) -> str | None:
     return None
 
 
-def parse(source: Source) -> tuple[bytes, cst.Module | None] | None:
-    """(bytes, module) for a file to check; module None when it cannot hold a drifted use.
-    None (after one line on stderr) when it cannot be read, decoded or parsed."""
-    import libcst as cst
-
+def read(source: Source) -> tuple[bytes | None, str]:
+    """(bytes, "") of a file to check; (None, why) where it cannot be read or decoded, or
+    could use Pallas but is too large to check."""
     try:
         data = source.real.read_bytes()
     except OSError as exc:
-        print(f"{source.path}: cannot read, left untouched ({exc.strerror})", file=sys.stderr)
-        return None
+        return None, f"{source.path}: cannot read, left untouched ({exc.strerror})"
     problem = undecodable(data)
     if problem is not None:
-        print(f"{source.path}: cannot decode, left untouched ({problem})", file=sys.stderr)
-        return None
-    if not may_use_pallas(data):
-        return data, None
-    large = too_large(data)
-    if large is not None:
-        print(f"{source.path}: too large to check, left untouched ({large})", file=sys.stderr)
-        return None
-    beyond = beyond_python(data)
-    if beyond is not None:
-        print(f"{source.path}: cannot parse, left untouched ({beyond})", file=sys.stderr)
-        return None
-    try:
-        return data, cst.parse_module(data)
-    except (cst.ParserSyntaxError, ValueError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        print(f"{source.path}: cannot parse, left untouched ({first})", file=sys.stderr)
-        return None
+        return None, f"{source.path}: cannot decode, left untouched ({problem})"
+    if may_use_pallas(data):
+        large = too_large(data)
+        if large is not None:
+            return None, f"{source.path}: too large to check, left untouched ({large})"
+    return data, ""
 
 
-#: Past these, a file is left alone and named: libcst spends about 7 ms of CPU a line, and
-#: minutes and a gigabyte on one megabyte-long line (generated code, not a kernel to check).
+def why_not_parsed(exc: BaseException) -> str:
+    """One line for a file CPython's parser refused: its message and where."""
+    if isinstance(exc, (RecursionError, MemoryError)):
+        return "nested too deeply for Python to compile"
+    if isinstance(exc, SyntaxError):
+        if "nested" in (exc.msg or ""):
+            return exc.msg
+        where = f", line {exc.lineno}" if exc.lineno else ""
+        return f"{exc.msg}{where}; read as Python {PYTHON}"
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+#: Past these, a file is left alone and named: generated code, not a kernel to check (and
+#: ``migrate``'s libcst would spend minutes and a gigabyte on one megabyte-long line).
 MAX_BYTES = 2 * 1024 * 1024
 MAX_LINE = 100_000
 
@@ -100,32 +96,15 @@ def too_large(data: bytes) -> str | None:
     return None
 
 
-def beyond_python(data: bytes) -> str | None:
-    """Why CPython itself could not compile ``data`` for its nesting (``((((...))))`` past 200
-    levels, an expression too deep for its stack), which libcst's parser would take; None
-    otherwise. Other syntax is libcst's to judge (it reads newer grammar than this Python)."""
-    try:
-        ast.parse(data)
-    except SyntaxError as exc:
-        return exc.msg if "nested" in (exc.msg or "") else None
-    except (RecursionError, MemoryError):
-        return "nested too deeply for Python to compile"
-    except ValueError:  # null bytes: libcst says so in its own words
-        return None
-    return None
+def too_deep(path: object, command: str) -> str:
+    """The line for a file whose nesting exhausted the stack while ``command`` walked it."""
+    return f"{path}: {command} left it untouched (nested too deeply to walk)"
 
 
-def too_deep(source: Source, command: str) -> None:
-    """One line for a file whose nesting exhausted the stack while ``command`` walked it."""
-    print(
-        f"{source.path}: {command} left it untouched (nested too deeply to walk)", file=sys.stderr
-    )
-
-
-def internal_error(source: Source, command: str, exc: Exception) -> None:
-    """One line for a file ``command`` could not handle because of a bug in pallas-compat."""
-    print(
-        f"{source.path}: {command} failed on this file, left untouched (internal error "
-        f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}; please report it)",
-        file=sys.stderr,
+def internal_error(path: object, command: str, exc: Exception) -> str:
+    """The line for a file ``command`` could not handle because of a bug in pallas-compat."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return (
+        f"{path}: {command} failed on this file, left untouched (internal error "
+        f"{type(exc).__name__}: {text}; please report it)"
     )

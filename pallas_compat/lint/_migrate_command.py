@@ -10,40 +10,43 @@ import difflib
 import stat
 import sys
 
+import libcst as cst
+
 from pallas_compat._file_writes import write_atomic
 from pallas_compat._usage import UsageError
+from pallas_compat.lint._analysis import Outcome, analysis_of
 from pallas_compat.lint._finder import gc_paused
 from pallas_compat.lint._inputs import (
     exclusions_of,
     internal_error,
-    parse,
     python_sources,
     too_deep,
 )
 from pallas_compat.lint._migrate import migrate_module
-from pallas_compat.lint._noqa import noqa_lines
 from pallas_compat.lint._settings import Settings, settings
 from pallas_compat.lint._tree import Source
 
 
-def rewritten(source: Source, chosen: Settings) -> tuple[bytes, bytes] | None:
-    """The file's bytes and its new ones (the same where nothing changes); None, after one
-    line on stderr, where it cannot be read or parsed or the rewrite would not parse."""
-
+def rewritten(source: Source, found: Outcome, chosen: Settings) -> bytes | None:
+    """The file's new bytes (its own where nothing changes), from what the analysis found in
+    it: libcst reads only a file with uses. None, after one line on stderr, where it cannot
+    be parsed or the rewrite would not parse."""
+    before = found.data
+    if before is None:  # no use: nothing to rewrite on any target
+        return None
     with gc_paused():
-        parsed = parse(source)
-        if parsed is None:
-            return None
-        before, module = parsed
-        if module is None:
-            return before, before
         try:
-            migrated = migrate_module(module, chosen.target, chosen.selected, noqa_lines(before))
+            module = cst.parse_module(before)
+            migrated = migrate_module(module, chosen.target, chosen.selected, found.noqa)
+        except (cst.ParserSyntaxError, ValueError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            print(f"{source.path}: cannot parse, left untouched ({first})", file=sys.stderr)
+            return None
         except RecursionError:
-            too_deep(source, "migrate")
+            print(too_deep(source.path, "migrate"), file=sys.stderr)
             return None
         except Exception as exc:  # a bug of ours must not hide the other files
-            internal_error(source, "migrate", exc)
+            print(internal_error(source.path, "migrate", exc), file=sys.stderr)
             return None
     after = migrated.bytes
     if after != before:
@@ -55,7 +58,7 @@ def rewritten(source: Source, chosen: Settings) -> tuple[bytes, bytes] | None:
                 file=sys.stderr,
             )
             return None
-    return before, after
+    return after
 
 
 def diff(source: Source, before: bytes, after: bytes) -> None:
@@ -80,12 +83,16 @@ def migrate(args: argparse.Namespace) -> int:
     files, skipped = python_sources(args.paths, exclusions_of(args))
     if any(s.unread for s in skipped):  # code under it went unchecked: never a quiet pass
         status = 1
-    for source in files:
-        done = rewritten(source, chosen)
-        if done is None:
+    for source, found in zip(files, analysis_of(args, files, "migrate"), strict=True):
+        if found.uses is None:
             status = 1
             continue
-        before, after = done
+        if found.data is None:
+            continue
+        before, after = found.data, rewritten(source, found, chosen)
+        if after is None:
+            status = 1
+            continue
         if after == before:
             continue
         if args.check:

@@ -27,9 +27,8 @@ class Advice:
 @functools.cache
 def uses_in(path: Path) -> tuple[Use, ...]:
     """doctor's uses in one file of the user's tree (read, never written); none if unreadable."""
-    import libcst as cst
-
-    from pallas_compat.lint._finder import find_uses, gc_paused, may_use_pallas  # lazy: libcst
+    from pallas_compat.lint._finder import may_use_pallas
+    from pallas_compat.lint._finder import uses_in as found_in
 
     try:
         data = path.read_bytes()
@@ -37,12 +36,10 @@ def uses_in(path: Path) -> tuple[Use, ...]:
         return ()
     if not may_use_pallas(data):
         return ()
-    with gc_paused():
-        try:
-            module = cst.parse_module(data)
-        except cst.ParserSyntaxError:
-            return ()
-        return tuple(find_uses(str(path), module))
+    try:
+        return tuple(found_in(str(path), data))
+    except (SyntaxError, ValueError, RecursionError):
+        return ()
 
 
 @functools.cache

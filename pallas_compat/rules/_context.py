@@ -1,10 +1,10 @@
 """What a rule's hooks receive: the walk of one file, typed, so that a reader (and mypy) can
 follow the target release from ``migrate`` into a rule.
 
-``doctor``'s dispatcher (``lint._finder.UseFinder``) gives the finders (``find_*``) a
-``FindContext``; ``migrate``'s (``lint._migrate.MigratorBase``) gives the rewrites
-(``rewrite_*``) a ``RewriteContext``. Both are libcst visitors underneath; the rules see only
-what is written here, and never import the dispatchers (they sit a floor above).
+``doctor``'s dispatcher (``lint._finder.UseFinder``, over ``ast``) gives the finders
+(``find_*``) a ``FindContext``; ``migrate``'s (``lint._migrate.MigratorBase``, a libcst
+visitor) gives the rewrites (``rewrite_*``) a ``RewriteContext``. The rules see only what is
+written here, and never import the dispatchers (they sit a floor above).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
+    import ast
+
     import libcst as cst
     from libcst.metadata import BaseMetadataProvider
 
@@ -20,7 +22,9 @@ if TYPE_CHECKING:
     from pallas_compat.facts._table import Feature, Location
     from pallas_compat.rules._argument_order import Bindings
     from pallas_compat.rules._expansions import Expansions
+    from pallas_compat.rules._read import Bindings as ReadBindings
     from pallas_compat.rules._rule import Rule
+    from pallas_compat.rules._scopes import Scopes
 
 __all__ = ["FindContext", "ReadsMetadata", "RewriteContext"]
 
@@ -50,13 +54,31 @@ class Walk(ReadsMetadata, Protocol):
     def keyword_owner(self, callable_key: str, name: str) -> Rule | None: ...
 
 
-class FindContext(Walk, Protocol):
-    """``doctor``'s walk: the file's path, and its bindings read once."""
+class FindContext(Protocol):
+    """``doctor``'s walk, over the standard library's ``ast``: the file's path, the table's
+    views, a rule's own state, qualified names (star imports and module aliases followed),
+    where a node starts, and the module's bindings read once."""
 
     path: str
+    #: The table's derived views (drifted names, moved members) the rules look up.
+    table: Registry
+    #: What a rule keeps while the walk goes on, under its code.
+    state: dict[str, Any]
+    scopes: Scopes
+    #: Answers kept for the walk of one file, under a helper's or rule's name.
+    memo: dict[str, dict[int, Any]]
 
     @property
-    def bindings(self) -> Bindings: ...
+    def expansions(self) -> Expansions | None: ...
+
+    def keyword_owner(self, callable_key: str, name: str) -> Rule | None: ...
+
+    def qualified(self, node: ast.AST) -> set[str]: ...
+
+    def position(self, node: ast.AST) -> tuple[int, int]: ...
+
+    @property
+    def bindings(self) -> ReadBindings: ...
 
 
 class RewriteContext(Walk, Protocol):

@@ -6,6 +6,7 @@ follow: those are named, per file, so that doctor is never silent about them."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -31,16 +32,27 @@ class Expansions:
 
     def expand(self, node: cst.CSTNode, names: set[str]) -> set[str]:
         """``names`` (libcst's) plus what an alias or a star import makes of the node."""
+        bare = (
+            node.value if isinstance(node, cst.Name) and id(node) not in self.attributes else None
+        )
+        return self.expand_names(bare, names)
+
+    def expand_names(self, bare: str | None, names: set[str]) -> set[str]:
+        """``names`` plus what an alias makes of them, and, for a ``bare`` name no binding
+        explains (not one after a dot), what a star import binds under it."""
+        if not self.aliases and not self.star:
+            return names
         found = set(names)
         for name in names:
             head, _, rest = name.partition(".")
             if head in self.aliases:
                 found.add(f"{self.aliases[head]}.{rest}" if rest else self.aliases[head])
-        if not names and isinstance(node, cst.Name) and id(node) not in self.attributes:
-            found |= {f"{m}.{node.value}" for m in self.star if node.value in known_names(m)}
+        if not names and bare is not None:
+            found |= {f"{m}.{bare}" for m in self.star if bare in known_names(m)}
         return found
 
 
+@functools.cache
 def known_names(module: str) -> frozenset[str]:
     """Every name the release scan saw in ``module`` in some release."""
     ranges = release_ranges()

@@ -3,6 +3,8 @@ scan reads every release's signatures): the use doctor reports, shared by the ke
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import PALLAS_CALL, Location, describe, keyword_releases
@@ -18,11 +20,11 @@ def label(callable_key: str, name: str) -> str:
 
 
 def keyword_use(
-    f: FindContext, callable_key: str, arg: cst.Arg, hint: str | None = None
+    f: FindContext, callable_key: str, arg: ast.keyword, hint: str | None = None
 ) -> Use | None:
     """The use of ``arg``'s keyword on ``callable_key`` (``module:name``), with the releases
     that take it; None where every release the callable lived in takes it."""
-    name = arg.keyword.value if arg.keyword else ""
+    name = arg.arg or ""
     spans = keyword_releases(callable_key, name)
     if not spans:
         return None

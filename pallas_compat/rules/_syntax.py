@@ -4,12 +4,14 @@ callable a call reaches, directly, through ``functools.partial`` or a name bound
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterator
 
 import libcst as cst
 from libcst.metadata import QualifiedNameProvider
 
 from pallas_compat.facts._table import PL, PUBLIC_MODULES, backend_of
+from pallas_compat.rules import _read
 from pallas_compat.rules._argument_order import Bindings
 from pallas_compat.rules._context import ReadsMetadata
 from pallas_compat.rules._expansions import Expansions
@@ -32,7 +34,10 @@ def keyword(call: cst.Call, name: str) -> cst.Arg | None:
 
 
 def dict_entries(node: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]] | None:
-    """``{"k": v}`` or ``dict(k=v)`` with plain keys -> [(k, v)]; anything else -> None."""
+    """``{"k": v}`` or ``dict(k=v)`` with plain keys -> [(k, v)]; anything else -> None.
+    An ``ast`` node (doctor's finders) is read by ``_read.dict_entries``."""
+    if isinstance(node, ast.AST):
+        return _read.dict_entries(node)  # type: ignore[return-value]
     if isinstance(node, cst.Dict):
         entries = []
         for element in node.elements:

@@ -20,8 +20,8 @@ from pallas_compat.facts._table import (
 )
 from pallas_compat.rules._context import FindContext
 
-if TYPE_CHECKING:  # the shim imports this module (via the registry): libcst only for doctor
-    import libcst as cst
+if TYPE_CHECKING:
+    import ast
 
 
 class UseState(str, enum.Enum):
@@ -120,7 +120,7 @@ def runs(releases: Sequence[str]) -> str:
 
 def use_at(
     finder: FindContext,
-    node: cst.CSTNode,
+    node: ast.AST,
     api: str,
     releases: tuple[tuple[str, str], ...] | list[list[str]],
     hint: str,
@@ -129,19 +129,17 @@ def use_at(
     warns: tuple[tuple[str, str], ...] = (),
 ) -> Use:
     """A use at ``node`` of the file ``finder`` (the dispatcher) walks."""
-    from libcst.metadata import PositionProvider
-
-    pos = finder.get_metadata(PositionProvider, node).start
+    line, column = finder.position(node)
     spans = tuple(tuple(span) for span in releases)
-    return Use(finder.path, pos.line, pos.column + 1, api, spans, hint, certain, warns)  # type: ignore[arg-type]
+    return Use(finder.path, line, column, api, spans, hint, certain, warns)  # type: ignore[arg-type]
 
 
-def form_use(finder: FindContext, node: cst.CSTNode, form: str) -> Use:
+def form_use(finder: FindContext, node: ast.AST, form: str) -> Use:
     """A use of a call form some release refuses, with its scanned releases."""
     return use_at(finder, node, str(form), call_form_releases(form), CALL_FORMS[form])
 
 
-def name_use(finder: FindContext, node: cst.CSTNode, qname: str) -> Use:
+def name_use(finder: FindContext, node: ast.AST, qname: str) -> Use:
     """A use of a drifted public name, with JAX's deprecation spans where it has any."""
     drift = finder.table.drifted_names[qname]
     loc = drift.location
@@ -150,7 +148,7 @@ def name_use(finder: FindContext, node: cst.CSTNode, qname: str) -> Use:
 
 
 def feature_name_use(
-    finder: FindContext, node: cst.CSTNode, qname: str, keys: frozenset[str]
+    finder: FindContext, node: ast.AST, qname: str, keys: frozenset[str]
 ) -> Use | None:
     """``name_use`` where ``qname`` is a name of one of the table features ``keys`` (the rules
     that own a few features' names: masked accesses, ``pltpu.repeat``, ``for_loop``)."""

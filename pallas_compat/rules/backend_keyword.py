@@ -7,6 +7,8 @@ Mosaic TPU, the default); the shim turns the keyword into the same params.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import (
@@ -15,6 +17,7 @@ from pallas_compat.facts._table import (
     PALLAS_CALL,
     pallas_call_keyword_releases,
 )
+from pallas_compat.rules import _read
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._keywords import keyword_use
 from pallas_compat.rules._rewrite import attr, keyword_arg
@@ -31,9 +34,9 @@ RULE = Rule(
 KEYWORDS = frozenset({(PALLAS_CALL, "backend")})
 
 
-def find_call(f: FindContext, node: cst.Call) -> Use | None:
-    target = called(node, f, lambda: f.bindings)
-    given = keyword(node, "backend")
+def find_call(f: FindContext, node: ast.Call) -> Use | None:
+    target = _read.called(node, f, lambda: f.bindings)
+    given = _read.keyword(node, "backend")
     if target is None or target[0] != PALLAS_CALL or given is None:
         return None
     return keyword_use(f, PALLAS_CALL, given, CALL_KEYWORDS["backend"])

@@ -8,9 +8,12 @@ comments stay where they were); the shim's ``BlockSpec`` takes either order.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import BLOCK_SPEC_ORDER
+from pallas_compat.rules import _read
 from pallas_compat.rules._argument_order import Order, block_spec_order
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
@@ -27,8 +30,11 @@ RULE = Rule(
 FORMS = frozenset({BLOCK_SPEC_ORDER})
 
 
-def find_call(f: FindContext, node: cst.Call) -> Use | None:
-    if is_call_to(node, f, "BlockSpec") and block_spec_order(node, lambda: f.bindings) is Order.OLD:
+def find_call(f: FindContext, node: ast.Call) -> Use | None:
+    if (
+        _read.is_call_to(node, f, "BlockSpec")
+        and _read.block_spec_order(node, lambda: f.bindings) is Order.OLD
+    ):
         return form_use(f, node, BLOCK_SPEC_ORDER)
     return None
 

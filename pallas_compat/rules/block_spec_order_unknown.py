@@ -7,13 +7,13 @@ Doctor cannot tell whether it breaks: it says so (``cannot tell``) rather than g
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
 
 from pallas_compat.facts._table import BLOCK_SPEC_ORDER, CALL_FORMS, call_form_releases, describe
-from pallas_compat.rules._argument_order import Order, block_spec_order
+from pallas_compat.rules import _read
+from pallas_compat.rules._argument_order import Order
 from pallas_compat.rules._context import FindContext
 from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import is_call_to
 from pallas_compat.rules._use import Use, use_at
 
 RULE = Rule(
@@ -33,10 +33,10 @@ def advice() -> str:
     )
 
 
-def find_call(f: FindContext, node: cst.Call) -> Use | None:
+def find_call(f: FindContext, node: ast.Call) -> Use | None:
     if (
-        is_call_to(node, f, "BlockSpec")
-        and block_spec_order(node, lambda: f.bindings) is Order.UNKNOWN
+        _read.is_call_to(node, f, "BlockSpec")
+        and _read.block_spec_order(node, lambda: f.bindings) is Order.UNKNOWN
     ):
         return use_at(f, node, API, (), advice(), certain=False)
     return None

@@ -8,12 +8,15 @@ keyword.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import BLOCK_SPEC_SUBCLASS
+from pallas_compat.rules import _read
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._subclass_init import mended, own_init, subclasses_block_spec
+from pallas_compat.rules._subclass_init import BLOCK_SPEC, mended, subclasses_block_spec
 from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
@@ -26,9 +29,10 @@ RULE = Rule(
 FORMS = frozenset({BLOCK_SPEC_SUBCLASS})
 
 
-def find_class(f: FindContext, node: cst.ClassDef) -> Use | None:
-    if own_init(node) is not None and subclasses_block_spec(node, f):
-        return form_use(f, node.name, BLOCK_SPEC_SUBCLASS)
+def find_class(f: FindContext, node: ast.ClassDef) -> Use | None:
+    spelling = f"{BLOCK_SPEC.module}.{BLOCK_SPEC.attr}"
+    if _read.own_init(node) is not None and _read.subclasses(node, f, spelling):
+        return form_use(f, node, BLOCK_SPEC_SUBCLASS)  # at the class's name
     return None
 
 

@@ -7,6 +7,8 @@ at once, and a name bound once in the same function from the call.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import (
@@ -17,7 +19,7 @@ from pallas_compat.facts._table import (
     scanned_releases,
 )
 from pallas_compat.facts._target import Target
-from pallas_compat.rules import _cost_analysis_index
+from pallas_compat.rules import _cost_analysis_index, _read
 from pallas_compat.rules._context import FindContext
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._use import Use, use_at
@@ -32,17 +34,24 @@ RULE = Rule(
 MENTIONS = "cost_analysis"
 
 
-def enter_function(f: FindContext, node: cst.FunctionDef) -> None:
-    f.state.setdefault(RULE.code, [set()]).append(_cost_analysis_index.bound_in(node))
+def enter_function(f: FindContext, node: ast.FunctionDef) -> None:
+    f.state.setdefault(RULE.code, [None]).append(node)
 
 
-def leave_function(f: FindContext, node: cst.FunctionDef) -> None:
+def leave_function(f: FindContext, node: ast.FunctionDef) -> None:
     f.state[RULE.code].pop()
 
 
-def find_subscript(f: FindContext, node: cst.Subscript) -> Use | None:
-    bound = f.state.setdefault(RULE.code, [set()])[-1]
-    if not _cost_analysis_index.is_old_index(node, bound):
+def find_subscript(f: FindContext, node: ast.Subscript) -> Use | None:
+    """The names bound from ``cost_analysis()`` are read only for a ``name[0]`` (most
+    functions have none)."""
+    function = f.state.setdefault(RULE.code, [None])[-1]
+    bound: set[str] = set()
+    if isinstance(node.value, ast.Name) and function is not None:
+        bound = f.memo.setdefault(RULE.code, {}).get(id(function)) or set()
+        if id(function) not in f.memo[RULE.code]:
+            bound = f.memo[RULE.code][id(function)] = _read.cost_bound_in(function)
+    if not _read.is_old_cost_index(node, bound):
         return None
     works = cost_analysis_index_releases(scanned_releases())
     return use_at(f, node, COST_ANALYSIS_INDEX, works, COST_ANALYSIS_HINT)

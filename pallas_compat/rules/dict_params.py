@@ -15,7 +15,9 @@ release that refuses it, or lowers with an unhashable parameter on a GPU.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import ast
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import libcst as cst
 
@@ -29,6 +31,7 @@ from pallas_compat.facts._table import (
     pallas_call_keyword_releases,
     param_field_releases,
 )
+from pallas_compat.rules import _read
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rewrite import attr, keyword_arg
 from pallas_compat.rules._rule import Fix, Rule
@@ -47,7 +50,7 @@ KEYWORDS = frozenset({(PALLAS_CALL, "compiler_params")})
 Entries = list[tuple[str, cst.BaseExpression]]
 
 
-def unknown_keys(entries: Entries) -> str:
+def unknown_keys(entries: Sequence[tuple[str, Any]]) -> str:
     """``{"triton": {"num_wraps": 4}}``: the keys no release's params know, named (the
     dict-era Triton lowering ignored them, so the typo never failed), or ``""``."""
     if len(entries) != 1 or (backend := backend_of(entries[0][0])) is None:
@@ -65,12 +68,12 @@ def unknown_keys(entries: Entries) -> str:
     return f"{names} is no {backend.key} param of any release: fix the spelling or remove it"
 
 
-def find_call(f: FindContext, node: cst.Call) -> Iterator[Use]:
-    target = called(node, f, lambda: f.bindings)
-    params = keyword(node, "compiler_params")
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Use]:
+    target = _read.called(node, f, lambda: f.bindings)
+    params = _read.keyword(node, "compiler_params")
     if target is None or target[0] != PALLAS_CALL or params is None:
         return
-    entries = dict_entries(params.value)
+    entries = _read.dict_entries(params.value)
     if entries is None:
         return
     use = form_use(f, params, DICT_PARAMS)
@@ -163,7 +166,7 @@ def params_at_run_time(
     return cst.Call(func, [cst.Arg(inner, star="**")]), None
 
 
-def standalone(value: cst.BaseExpression) -> tuple[str, Entries] | None:
+def standalone(value: Any) -> tuple[str, Entries] | None:
     """``dict(triton=dict(num_warps=4))`` / ``{"mosaic": {...}}`` outside a call: (backend,
     fields) where the shape is unmistakably compiler params, else None."""
     outer = dict_entries(value)
@@ -177,7 +180,7 @@ def standalone(value: cst.BaseExpression) -> tuple[str, Entries] | None:
     return (backend.key, fields) if all(name in known for name, _ in fields) else None
 
 
-def find_assign(f: FindContext, node: cst.Assign) -> Iterator[Use]:
+def find_assign(f: FindContext, node: ast.Assign) -> Iterator[Use]:
     found = standalone(node.value)
     if found is None:
         return

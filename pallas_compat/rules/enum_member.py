@@ -8,6 +8,8 @@ each went. ``migrate`` writes the new name where the target has it.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import FEATURES_BY_KEY, MEMBER_MOVES, Location
@@ -27,7 +29,7 @@ RULE = Rule(
 LOOK_INSIDE = True
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
     if qname not in f.table.moved_members:
         return None
     spelling, spans, hint = f.table.moved_members[qname]

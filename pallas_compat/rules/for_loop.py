@@ -7,6 +7,8 @@ module (``_for_loop_module.py`` says why no call-site rewrite can be right); the
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import FOR_LOOP, Feature
@@ -31,7 +33,7 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
     return feature_name_use(f, node, qname, FEATURES)
 
 

@@ -8,6 +8,8 @@ the shim serves the function as the method where JAX dropped it.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import METHOD_FORMS, Feature, Location
@@ -35,7 +37,7 @@ def claims_feature(feature: Feature) -> bool:
     return False
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
     if qname not in FUNCTIONS or qname not in f.table.drifted_names:
         return None
     return name_use(f, node, qname)

@@ -6,6 +6,8 @@ Found in imports; ``migrate`` imports the new module under the old binding, so u
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import GPU_LEGACY, GPU_MODULE, PL, TRITON
@@ -24,7 +26,7 @@ RULE = Rule(
 FORMS = frozenset({GPU_MODULE})
 
 
-def find_import(f: FindContext, module: str, where: cst.CSTNode) -> Use | None:
+def find_import(f: FindContext, module: str, where: ast.AST) -> Use | None:
     return form_use(f, where, GPU_MODULE) if module == GPU_LEGACY else None
 
 

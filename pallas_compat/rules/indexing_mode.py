@@ -9,6 +9,7 @@ of ``pl.Element`` entries for ``pl.Unblocked(padding)``, and notes what it canno
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
@@ -21,6 +22,7 @@ from pallas_compat.facts._table import (
     Location,
     keyword_releases,
 )
+from pallas_compat.rules import _read
 from pallas_compat.rules._argument_order import positional
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._keywords import keyword_use
@@ -42,11 +44,11 @@ KEYWORDS = frozenset({(BLOCK_SPEC, "indexing_mode")})
 UNBLOCKED = frozenset({f"{PL}.Unblocked", f"{PL}.unblocked"})
 
 
-def find_call(f: FindContext, node: cst.Call) -> Iterator[Use | None]:
-    if is_call_to(node, f, "Blocked") and not node.args:
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
+    if _read.is_call_to(node, f, "Blocked") and not node.args and not node.keywords:
         yield form_use(f, node, BLOCKED_MODE)
-    given = keyword(node, "indexing_mode")
-    if given is not None and is_call_to(node, f, "BlockSpec"):
+    given = _read.keyword(node, "indexing_mode")
+    if given is not None and _read.is_call_to(node, f, "BlockSpec"):
         advice = KEYWORD_ADVICE[(BLOCK_SPEC, "indexing_mode")]
         yield keyword_use(f, BLOCK_SPEC, given, advice)
 

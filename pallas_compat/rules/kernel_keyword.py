@@ -7,11 +7,13 @@ callable in ``functools.partial(pl.pallas_call, ...)``); the shim passes either 
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
 
 from pallas_compat.facts._table import CALL_FORMS, CALL_KEYWORDS, F_KEYWORD, PALLAS_CALL
+from pallas_compat.rules import _read
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._keywords import keyword_use
 from pallas_compat.rules._rule import Fix, Rule
@@ -29,13 +31,13 @@ FORMS = frozenset({F_KEYWORD})
 KEYWORDS = frozenset({(PALLAS_CALL, "f"), (PALLAS_CALL, "kernel")})
 
 
-def find_call(f: FindContext, node: cst.Call) -> Iterator[Use | None]:
-    target = called(node, f, lambda: f.bindings)
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
+    target = _read.called(node, f, lambda: f.bindings)
     if target is None or target[0] != PALLAS_CALL:
         return
-    if (given := keyword(node, "f")) is not None:
+    if (given := _read.keyword(node, "f")) is not None:
         yield form_use(f, given, F_KEYWORD)
-    if (given := keyword(node, "kernel")) is not None:
+    if (given := _read.keyword(node, "kernel")) is not None:
         yield keyword_use(f, PALLAS_CALL, given, CALL_KEYWORDS["kernel"])
 
 

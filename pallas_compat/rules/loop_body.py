@@ -10,6 +10,7 @@ every body a tuple that carries the info's fields (``shim/_mosaic_gpu.py``).
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
@@ -23,11 +24,13 @@ from pallas_compat.facts._table import (
     releases_in,
     spans_of,
 )
+from pallas_compat.rules import _read
 from pallas_compat.rules._argument_order import Bindings
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._loop_bodies import (
+    INFO_FIELDS,
+    LOOPS,
     body_of,
-    first_parameter,
     loop_called,
     loop_decorator,
     reading_index,
@@ -68,7 +71,7 @@ def hint(loop: str) -> str:
     )
 
 
-def old_bodies(node: cst.Module, metadata: FindContext | RewriteContext) -> list[cst.FunctionDef]:
+def old_bodies(node: cst.Module, metadata: RewriteContext) -> list[cst.FunctionDef]:
     """The ``def``s a loop decorates that take the index tuple."""
     return [
         function
@@ -79,9 +82,7 @@ def old_bodies(node: cst.Module, metadata: FindContext | RewriteContext) -> list
     ]
 
 
-def old_body_call(
-    call: cst.Call, metadata: FindContext | RewriteContext, bindings: Bindings
-) -> str | None:
+def old_body_call(call: cst.Call, metadata: RewriteContext, bindings: Bindings) -> str | None:
     """The loop of ``plgpu.nd_loop(...)(body)`` where ``body`` takes the index tuple."""
     loop = loop_called(call, metadata)
     if loop is None:
@@ -94,20 +95,25 @@ def label(loop: str) -> str:
     return f"{where(loop).spelling} body taking the index tuple"
 
 
-def find_module(f: FindContext, node: cst.Module) -> Iterator[Use]:
-    for function in old_bodies(node, f):
-        loop = loop_decorator(function, f)
-        param = first_parameter(function)
-        if loop is None or param is None:
+def find_module(f: FindContext, node: ast.Module) -> Iterator[Use]:
+    for function in _read.function_defs(f):
+        loop = _read.loop_decorator(function, f, LOOPS)
+        param = _read.first_parameter(function)
+        if loop is None or param is None or not _read.takes_index_tuple(function, 0, INFO_FIELDS):
             continue
         yield use_at(f, param, label(loop), tuple_releases(loop), hint(loop))
 
 
-def find_call(f: FindContext, node: cst.Call) -> Use | None:
-    loop = old_body_call(node, f, f.bindings)
-    if loop is None:
+def find_call(f: FindContext, node: ast.Call) -> Use | None:
+    loop = _read.loop_called(node, f, LOOPS)
+    argument = _read.only_argument(node)
+    if loop is None or argument is None:
         return None
-    return use_at(f, node.args[0], label(loop), tuple_releases(loop), hint(loop))
+    found = _read.body_of(argument, f, f.bindings.functions)
+    if found is None or not _read.takes_index_tuple(*found, INFO_FIELDS):
+        return None
+    spot = node.args[0] if node.args else node.keywords[0]
+    return use_at(f, spot, label(loop), tuple_releases(loop), hint(loop))
 
 
 def prepare(m_: RewriteContext, node: cst.Module) -> None:

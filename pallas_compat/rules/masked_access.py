@@ -10,6 +10,8 @@ a static slice past the end before the mask applies). Anything else gets a note.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import PL, TRITON, Feature, Location
@@ -45,7 +47,7 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
     return feature_name_use(f, node, qname, FEATURES)
 
 

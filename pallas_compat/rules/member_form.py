@@ -9,6 +9,8 @@ serves the old member as the form.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 from packaging.version import Version
 
@@ -29,7 +31,7 @@ RULE = Rule(
 LOOK_INSIDE = True
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
     if qname not in f.table.member_forms:
         return None
     spelling, spans, hint = f.table.member_forms[qname]

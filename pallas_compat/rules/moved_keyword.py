@@ -11,11 +11,13 @@ else None``), and notes the rest; the shim moves the keyword at run time.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
 
 from pallas_compat.facts._table import KEYWORD_MOVES, Location, keyword_releases
+from pallas_compat.rules import _read
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._keywords import keyword_args, keyword_use, label
 from pallas_compat.rules._rewrite import without_argument
@@ -38,12 +40,12 @@ def advice(callable_key: str, keyword: str) -> str | None:
     return KEYWORD_MOVES.get((module, name, keyword))
 
 
-def find_call(f: FindContext, node: cst.Call) -> Iterator[Use | None]:
-    target = called(node, f, lambda: f.bindings)
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
+    target = _read.called(node, f, lambda: f.bindings)
     if target is None:
         return
     key = target[0]
-    for keyword, arg in keyword_args(node):
+    for keyword, arg in _read.keyword_args(node):
         hint = advice(key, keyword)
         if hint is not None:
             yield keyword_use(f, key, arg, f"{label(key, keyword)} moved: {hint}")

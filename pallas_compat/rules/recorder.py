@@ -8,13 +8,16 @@ way at run time.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
 
 from pallas_compat.facts._table import RECORDER_TWO_ARGS
+from pallas_compat.rules import _read
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._recorder_calls import (
+    PARAMS,
     recorder_arguments,
     two_argument_recorder,
     with_token,
@@ -32,9 +35,9 @@ RULE = Rule(
 FORMS = frozenset({RECORDER_TWO_ARGS})
 
 
-def find_module(f: FindContext, node: cst.Module) -> Iterator[Use]:
-    for arg in recorder_arguments(node, f):
-        if two_argument_recorder(arg.value, f.bindings) is not None:
+def find_module(f: FindContext, node: ast.Module) -> Iterator[Use]:
+    for arg in _read.recorder_arguments(f, PARAMS):
+        if _read.two_argument_recorder(arg.value, f.bindings) is not None:
             yield form_use(f, arg, RECORDER_TWO_ARGS)
 
 

@@ -8,6 +8,8 @@ meant: it notes the line for a person.
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import Feature
@@ -29,7 +31,7 @@ def claims_feature(feature: Feature) -> bool:
     return True
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
     """Every drifted name no rule before this one claimed."""
     return name_use(f, node, qname) if qname in f.table.drifted_names else None
 

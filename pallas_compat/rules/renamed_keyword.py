@@ -8,6 +8,7 @@ whichever the installed callable takes.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
@@ -18,8 +19,9 @@ from pallas_compat.facts._table import (
     keyword_releases,
     renamed_keyword,
 )
+from pallas_compat.rules import _read
 from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._keywords import keyword_args, keyword_use
+from pallas_compat.rules._keywords import keyword_use
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import called
 from pallas_compat.rules._use import Use
@@ -43,12 +45,12 @@ def claims(callable_key: str, name: str) -> bool:
     return bool(group_of(callable_key, name))
 
 
-def find_call(f: FindContext, node: cst.Call) -> Iterator[Use | None]:
-    target = called(node, f, lambda: f.bindings)
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
+    target = _read.called(node, f, lambda: f.bindings)
     if target is None:
         return
     key = target[0]
-    for name, arg in keyword_args(node):
+    for name, arg in _read.keyword_args(node):
         if not claims(key, name):
             continue
         newer = renamed_keyword(key, name)

@@ -8,6 +8,8 @@ the target has, in uses and in ``from`` imports (the binding stays, so later use
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from pallas_compat.facts._table import GPU_LEGACY, TRITON, Feature
@@ -29,7 +31,7 @@ def claims_feature(feature: Feature) -> bool:
     return feature.renamed
 
 
-def find_name(f: FindContext, node: cst.CSTNode, qname: str) -> Use | None:
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
     drift = f.table.drifted_names.get(qname)
     if drift is None:
         return None

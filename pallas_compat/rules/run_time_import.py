@@ -4,9 +4,8 @@ can follow: doctor says so per file rather than stay silent."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
-
-import libcst as cst
 
 from pallas_compat.rules._context import FindContext
 from pallas_compat.rules._rule import Fix, Rule
@@ -25,7 +24,7 @@ HINT = (
 )
 
 
-def find_module(f: FindContext, node: cst.Module) -> Iterator[Use]:
+def find_module(f: FindContext, node: ast.Module) -> Iterator[Use]:
     if f.expansions is None:  # the dispatcher reads them first, on visit_Module
         return
     for line, column, module in f.expansions.opaque:

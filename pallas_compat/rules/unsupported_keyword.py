@@ -9,6 +9,7 @@ notes the line: only a person can say what the call should do instead.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
@@ -20,7 +21,7 @@ from pallas_compat.facts._table import (
     Location,
     keyword_releases,
 )
-from pallas_compat.rules import _keywords
+from pallas_compat.rules import _keywords, _read
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import called
@@ -40,12 +41,12 @@ def advice(callable_key: str, name: str) -> str | None:
     return KEYWORD_ADVICE.get((callable_key, name))
 
 
-def find_call(f: FindContext, node: cst.Call) -> Iterator[Use | None]:
-    target = called(node, f, lambda: f.bindings)
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
+    target = _read.called(node, f, lambda: f.bindings)
     if target is None:
         return
     key = target[0]
-    for name, arg in _keywords.keyword_args(node):
+    for name, arg in _read.keyword_args(node):
         if f.keyword_owner(key, name) is None:
             yield _keywords.keyword_use(f, key, arg, advice(key, name))
 
