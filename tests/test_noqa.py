@@ -1,8 +1,15 @@
-"""``# noqa`` as flake8 and ruff read it."""
+"""``# noqa`` as flake8 and ruff read it; one reading for doctor and migrate: a comment
+silences its statement."""
 
 from __future__ import annotations
 
-from pallas_compat.lint._noqa import noqa_lines, silenced, silenced_in
+import ast
+from pathlib import Path
+
+import pytest
+
+from pallas_compat._cli import main
+from pallas_compat.lint._noqa import by_statement, noqa_lines, silenced
 
 SOURCE = b"""\
 a = 1  # noqa
@@ -28,9 +35,49 @@ def test_a_bare_noqa_is_another_linter_s() -> None:
     assert not silenced(noqa_lines(SOURCE), 1, "PAL301")
 
 
-def test_a_node_over_several_lines_is_silenced_by_any_of_them() -> None:
-    lines = noqa_lines(SOURCE)
-    assert silenced_in(lines, 5, 7, "PAL301") and not silenced_in(lines, 5, 7, "PAL101")
+def test_a_comment_silences_every_line_of_its_statement() -> None:
+    lines = by_statement(noqa_lines(SOURCE), ast.parse(SOURCE))
+    assert all(silenced(lines, line, "PAL301") for line in (5, 6, 7))
+    assert not silenced(lines, 4, "PAL301") and not silenced(lines, 5, "PAL101")
+
+
+def test_a_header_is_a_statement_of_its_own() -> None:
+    """A ``# noqa`` on a ``def`` line covers its decorators and signature, not its body."""
+    source = b"@dec(\n  1)\ndef f(  # noqa: PAL304\n  x):\n    return x\n"
+    lines = by_statement(noqa_lines(source), ast.parse(source))
+    assert sorted(lines) == [1, 2, 3, 4]
+
+
+KERNEL = """\
+from jax.experimental import pallas as pl
+
+
+def f(kernel, x):
+    return pl.pallas_call({first}
+        kernel, out_shape=x, backend="triton"{second}
+    )(x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("  # noqa: PAL205", ""), ("", "  # noqa: PAL205")],
+    ids=["first", "second"],
+)
+def test_doctor_and_migrate_read_a_comment_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], first: str, second: str
+) -> None:
+    """The use is the keyword on the call's second line; the comment on either line silences
+    it for doctor, and migrate then leaves the call alone (exit 0 with --check)."""
+    path = tmp_path / "k.py"
+    path.write_text(KERNEL.format(first=first, second=second))
+    target = ["--target", "0.12.0.1"]
+    assert main(["doctor", str(path), *target]) == 0
+    assert "1 silenced by # noqa" in capsys.readouterr().out
+    assert main(["migrate", str(path), "--check", *target]) == 0
+    path.write_text(KERNEL.format(first="", second=""))
+    assert main(["doctor", str(path), *target]) == 1
+    assert main(["migrate", str(path), "--check", *target]) == 1
 
 
 def test_a_file_without_noqa_is_not_tokenized() -> None:

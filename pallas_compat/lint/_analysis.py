@@ -18,7 +18,7 @@ from pallas_compat._cpus import usable_cpus
 from pallas_compat.lint import _finder
 from pallas_compat.lint._cache import Cache, content_key, default_folder
 from pallas_compat.lint._inputs import internal_error, read, too_deep, why_not_parsed
-from pallas_compat.lint._noqa import Silenced, noqa_lines
+from pallas_compat.lint._noqa import Silenced, by_statement, noqa_lines
 from pallas_compat.lint._tree import Source
 from pallas_compat.rules._use import Use
 
@@ -52,7 +52,7 @@ def examine(path: str, data: bytes, command: str) -> tuple[list[Use] | None, Sil
             return None, {}, too_deep(path, command)
         except Exception as exc:  # a bug of ours must not hide the other files
             return None, {}, internal_error(path, command, exc)
-    return uses, noqa_lines(data), ""
+    return uses, by_statement(noqa_lines(data), module), ""
 
 
 def examine_all(

@@ -22,7 +22,7 @@ from typing import Any
 from pallas_compat import rules
 from pallas_compat.facts._registry import Drift, registry
 from pallas_compat.rules._context import FindContext
-from pallas_compat.rules._expansions import Expansions
+from pallas_compat.rules._expansions import FOLLOWED, Expansions
 from pallas_compat.rules._read import Bindings, expansions, imported_modules
 from pallas_compat.rules._scopes import Scopes, children
 from pallas_compat.rules._use import Use, UseState
@@ -113,8 +113,37 @@ class UseFinder:
             names = self.scopes.qualified(node)
             bare = node.id if isinstance(node, ast.Name) else None
             known = self.expansions.expand_names(bare, names) if self.expansions else names
+            known = known | self.through_local_alias(node)
             self.known[id(node)] = known
         return known
+
+    def through_local_alias(self, node: ast.AST) -> set[str]:
+        """``P.load`` where a function binds ``P = pl`` once: ``jax.experimental.pallas.load``
+        (the module-level ``P = pl`` is the expansions')."""
+        rest: list[str] = []
+        while isinstance(node, ast.Attribute):
+            rest.insert(0, node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return set()
+        value = self.scopes.local_value(node)
+        if value is None:
+            return set()
+        module = next((n for n in sorted(self.scopes.qualified(value)) if n in FOLLOWED), None)
+        return {".".join([module, *rest])} if module else set()
+
+    def through_getattr(self, node: ast.Call) -> str | None:
+        """``getattr(pl, "load")``: ``jax.experimental.pallas.load``."""
+        if (
+            len(node.args) != 2
+            or node.keywords
+            or not isinstance(node.args[1], ast.Constant)
+            or not isinstance(node.args[1].value, str)
+            or "builtins.getattr" not in self.scopes.qualified(node.func)
+        ):
+            return None
+        owner = next((n for n in sorted(self.qualified(node.args[0])) if n in FOLLOWED), None)
+        return f"{owner}.{node.args[1].value}" if owner else None
 
     def add(self, rule: rules.Rule, found: Use | Iterable[Use | None] | None) -> None:
         """Keep what a rule found (one use, several, or none), stamped with its code."""
@@ -148,6 +177,9 @@ class UseFinder:
             return
         if kind is ast.Call:
             self.ask("find_call", node)
+            named = self.through_getattr(node)  # type: ignore[arg-type]
+            if named is not None and any(named in names for names in self.drifted):
+                self.name(node, named)
             self.visit(node.func)  # type: ignore[attr-defined]
             for arg in sorted([*node.args, *node.keywords], key=where):  # type: ignore[attr-defined]
                 self.visit(arg)

@@ -36,7 +36,7 @@ from pallas_compat.lint._import_tidy import (
     name_uses,
     text_name_uses,
 )
-from pallas_compat.lint._noqa import Silenced, silenced, silenced_in
+from pallas_compat.lint._noqa import Silenced, silenced
 from pallas_compat.rules._argument_order import Bindings
 from pallas_compat.rules._context import RewriteContext
 from pallas_compat.rules._expansions import Expansions, expansions
@@ -185,16 +185,13 @@ class MigratorBase(cst.CSTTransformer):
     # -- dispatch
 
     def hooks(self, hook: str, node: cst.CSTNode | None = None) -> list[Any]:
-        """The selected rules' ``hook``s, less those a ``# noqa:`` silences on a line ``node``
-        spans."""
+        """The selected rules' ``hook``s, less those a ``# noqa:`` silences where ``node``
+        starts (the comment silences every line of its statement: ``_noqa.by_statement``)."""
         chosen = self.selected_hooks[hook]
         if node is None or not self.noqa:
             return [module for _, module in chosen]
-        span = self.get_metadata(PositionProvider, node)
-        first, last = span.start.line, span.end.line
-        return [
-            module for rule, module in chosen if not silenced_in(self.noqa, first, last, rule.code)
-        ]
+        line = self.get_metadata(PositionProvider, node).start.line
+        return [module for rule, module in chosen if not silenced(self.noqa, line, rule.code)]
 
     def chain(self, hook: str, original: Any, updated: Any) -> Any:
         """Each rule's ``hook`` in turn, each given the one before's result."""

@@ -14,8 +14,8 @@ import libcst as cst
 
 from pallas_compat._file_writes import write_atomic
 from pallas_compat._usage import UsageError
-from pallas_compat.lint._analysis import Outcome, analysis_of
-from pallas_compat.lint._finder import gc_paused
+from pallas_compat.lint._analysis import Outcome, analysis_of, examine
+from pallas_compat.lint._finder import UseState, gc_paused
 from pallas_compat.lint._inputs import (
     exclusions_of,
     internal_error,
@@ -23,6 +23,7 @@ from pallas_compat.lint._inputs import (
     too_deep,
 )
 from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.lint._noqa import silenced
 from pallas_compat.lint._settings import Settings, settings
 from pallas_compat.lint._tree import Source
 
@@ -79,7 +80,7 @@ def migrate(args: argparse.Namespace) -> int:
             f"pyproject.toml sets a support window: migrate writes for one release, pass "
             f"--target (the shim's imports serve {chosen.label})"
         )
-    status, changed, unwritable = 0, 0, 0
+    status, changed, unwritable, unfixed = 0, 0, 0, 0
     files, skipped = python_sources(args.paths, exclusions_of(args))
     if any(s.unread for s in skipped):  # code under it went unchecked: never a quiet pass
         status = 1
@@ -93,6 +94,10 @@ def migrate(args: argparse.Namespace) -> int:
         if after is None:
             status = 1
             continue
+        left = still_breaking(source, after, chosen)
+        for line in left:
+            print(line, file=sys.stderr)
+        status, unfixed = (1 if left else status), unfixed + len(left)
         if after == before:
             continue
         if args.check:
@@ -115,8 +120,23 @@ def migrate(args: argparse.Namespace) -> int:
         else:
             diff(source, before, after)
         changed += 1
-    print(summary(args, changed, unwritable, chosen.target), file=sys.stderr)
+    print(summary(args, changed, unwritable, chosen.target, unfixed), file=sys.stderr)
     return max(status, 1 if args.check and changed else 0)
+
+
+def still_breaking(source: Source, after: bytes, chosen: Settings) -> list[str]:
+    """A line for each use the rewrite leaves that breaks on the target (one migrate cannot
+    rewrite, as ``load = pl2.load``, or only notes): ``migrate`` then exits 1, as ruff does
+    when violations remain after ``--fix``."""
+    uses, noqa, _ = examine(str(source.path), after, "migrate")
+    return [
+        f"{source.path}:{use.line}:{use.column}: {use.code} {use.api} still breaks on "
+        f"{chosen.label}, left for a person; write: {use.hint}"
+        for use in uses or ()
+        if use.code in chosen.selected
+        and not silenced(noqa, use.line, use.code)
+        and use.state_over(chosen.releases) is UseState.BREAKS
+    ]
 
 
 def read_only(source: Source) -> bool:
@@ -128,7 +148,9 @@ def read_only(source: Source) -> bool:
         return False
 
 
-def summary(args: argparse.Namespace, changed: int, unwritable: int, target: str) -> str:
+def summary(
+    args: argparse.Namespace, changed: int, unwritable: int, target: str, unfixed: int = 0
+) -> str:
     if args.check:
         action = "would be rewritten (--check)"
     elif args.write:
@@ -136,7 +158,8 @@ def summary(args: argparse.Namespace, changed: int, unwritable: int, target: str
     else:
         action = "would change (dry run; --write to apply)"
     not_written = f"; {unwritable} files could not be written" if unwritable else ""
-    return f"{changed} files {action} for JAX {target}{not_written}"
+    left = f"; {unfixed} uses still break there, left for a person" if unfixed else ""
+    return f"{changed} files {action} for JAX {target}{not_written}{left}"
 
 
 def why(exc: OSError) -> str:

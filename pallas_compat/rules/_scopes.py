@@ -180,6 +180,8 @@ class Scopes:
         self.calls: list[ast.Call] = []
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.assignments: list[ast.Assign | ast.AnnAssign] = []
+        #: id(target) -> value of ``name = value`` in a function or class body.
+        self.local_values: dict[int, ast.expr] = {}
         self.visitors: dict[type, Callable[[Any], None] | None] = {}
         self.visit(module)
 
@@ -241,6 +243,17 @@ class Scopes:
             names |= binding.names_for(name, name)
         return names
 
+    def local_value(self, node: ast.Name) -> ast.expr | None:
+        """What a name read in a function or class is bound to, where its scope binds it once
+        and by ``name = value`` (``P = pl`` inside a kernel: libcst does not follow it)."""
+        placed = self.where.get(id(node))
+        if placed is None:
+            return None
+        found = placed[0].resolve(node.id, placed[0])
+        if len(found) != 1 or found[0].node is None:
+            return None
+        return self.local_values.get(id(found[0].node))
+
     def scope_of(self, node: ast.AST) -> Scope | None:
         placed = self.where.get(id(node))
         return placed[0] if placed else None
@@ -288,6 +301,10 @@ class Scopes:
 
     def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         self.assignments.append(node)
+        if isinstance(node, ast.Assign) and self.scope.kind in (FUNCTION, CLASS):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    self.local_values[id(target)] = node.value
         self.bound_statement(node)
 
     visit_AnnAssign = visit_Assign

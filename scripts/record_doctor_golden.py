@@ -1,0 +1,108 @@
+"""Record what doctor's libcst path found, as the golden file the ``ast`` path is held to.
+
+    python scripts/record_doctor_golden.py [--against 0543206]
+
+doctor read files with libcst until it got its own ``ast`` path (issue 44); the two must
+report the same uses. This runs revision ``--against`` (the last libcst one, checked out into
+a temporary git worktree) over every file that can use Pallas among the repository's fixtures
+and kernels and the third-party libraries of the corpus (``scripts/fetch_libraries.py``), and
+writes each use's line, column, rule, API, certainty, releases and a digest of its advice to
+``tests/fixtures/doctor_golden.json`` (``tests/test_finder_golden.py`` reads it). Rerun it
+only to move the golden to another reference revision, never to bless the code under test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "scripts"))
+
+from fetch_ops import default_cache  # noqa: E402
+
+GOLDEN = REPO / "tests" / "fixtures" / "doctor_golden.json"
+LIBCST_PATH = "0543206"
+
+DUMP = """
+import dataclasses, hashlib, json, sys
+import libcst as cst
+from pallas_compat.lint._finder import find_uses, gc_paused, may_use_pallas
+found = {}
+for key, path in json.loads(sys.stdin.read()):
+    data = open(path, "rb").read()
+    if not may_use_pallas(data):
+        continue
+    with gc_paused():
+        uses = find_uses(path, cst.parse_module(data))
+    found[key] = [
+        [u.line, u.column, u.code, u.api, u.certain, u.releases, u.warns,
+         hashlib.sha256(u.hint.encode()).hexdigest()[:12]]
+        for u in uses
+    ]
+json.dump(found, sys.stdout, sort_keys=True)
+"""
+
+
+def files() -> list[tuple[str, str]]:
+    """(key, path) of every file to hold the two paths to: ``repo:<relative>`` and
+    ``library:<name-version>/<relative>``."""
+    found = [
+        (f"repo:{p.relative_to(REPO)}", str(p))
+        for folder in ("tests/fixtures", "kernels")
+        for p in sorted((REPO / folder).rglob("*.py"))
+    ]
+    libraries = default_cache() / "libraries"
+    found += [
+        (f"library:{p.relative_to(libraries)}", str(p))
+        for p in sorted(libraries.rglob("*.py"))
+        if "__pycache__" not in p.parts
+    ]
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--against", default=LIBCST_PATH)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        old = Path(tmp) / "old"
+        subprocess.run(
+            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.against],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", DUMP],
+                input=json.dumps(files()),
+                capture_output=True,
+                text=True,
+                check=True,
+                env={**os.environ, "PYTHONPATH": str(old)},
+                cwd=tmp,
+            )
+        finally:
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)],
+                check=False,
+                capture_output=True,
+            )
+    found = json.loads(done.stdout)
+    golden = {"reference": args.against, "uses": found}
+    from pallas_compat._file_writes import write_atomic
+
+    write_atomic(GOLDEN, json.dumps(golden, indent=0, sort_keys=True) + "\n")
+    count = sum(len(v) for v in found.values())
+    print(f"{GOLDEN.relative_to(REPO)}: {count} uses in {len(found)} files, from {args.against}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""doctor's ``ast`` path finds what its libcst path found (issue 44): every use with its line,
+column, rule, API, certainty, releases and advice, on the repository's fixtures and kernels
+and the corpus's third-party libraries. The golden was recorded by running the last libcst
+revision (``scripts/record_doctor_golden.py``), not by the code under test."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from kernels.thirdparty._libraries import BY_NAME
+from pallas_compat.lint._finder import may_use_pallas, uses_in
+from tests.third_party import library_dir
+
+REPO = Path(__file__).resolve().parent.parent
+GOLDEN = REPO / "tests" / "fixtures" / "doctor_golden.json"
+sys.path.insert(0, str(REPO / "scripts"))
+
+from record_doctor_golden import files  # noqa: E402
+
+
+def rows(path: str, data: bytes) -> list[list[object]]:
+    """A use as the golden records it (JSON turns tuples into lists)."""
+    return [
+        json.loads(
+            json.dumps(
+                [
+                    u.line,
+                    u.column,
+                    u.code,
+                    u.api,
+                    u.certain,
+                    u.releases,
+                    u.warns,
+                    hashlib.sha256(u.hint.encode()).hexdigest()[:12],
+                ]
+            )
+        )
+        for u in uses_in(path, data)
+    ]
+
+
+def test_the_ast_path_finds_every_use_the_libcst_path_found() -> None:
+    for name in BY_NAME:
+        library_dir(name)  # fails with the command that fetches it, where it is missing
+    golden = json.loads(GOLDEN.read_text())["uses"]
+    checked, differing = 0, []
+    for key, path in files():
+        data = Path(path).read_bytes()
+        if not may_use_pallas(data):
+            continue
+        assert key in golden, f"{key}: not in the golden (rerun scripts/record_doctor_golden.py)"
+        found = rows(path, data)
+        checked += len(found)
+        if found != golden[key]:
+            differing.append(key)
+    assert not differing, differing
+    assert checked == sum(len(v) for v in golden.values()) > 1000
