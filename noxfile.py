@@ -55,6 +55,25 @@ nox.options.reuse_venv = "yes"
 #: memory, not speed, on the 2-core machines CI gives (``nox -j N`` to choose).
 nox.options.parallel = 2
 
+
+def live_progress() -> None:
+    """Under ``nox -j`` nox runs each session in a worker whose output it holds until the
+    session ends; a long session would be silent for minutes. The worker names nox's own
+    stderr (Linux: ``/proc/<nox>/fd/2``) in ``PALLAS_COMPAT_PROGRESS``, where the sessions'
+    progress lines (``kernels._progress.live``) also go as they happen."""
+    if "--parallel-worker" not in sys.argv or "PALLAS_COMPAT_PROGRESS" in os.environ:
+        return
+    where = Path(f"/proc/{os.getppid()}/fd/2")
+    try:
+        with where.open("a"):
+            pass
+    except OSError:
+        return
+    os.environ["PALLAS_COMPAT_PROGRESS"] = str(where)
+
+
+live_progress()
+
 try:
     MATRIX = load_matrix(ROOT / "jax-matrix.json")
 except MatrixError as exc:
@@ -66,6 +85,11 @@ OLDEST, NEWEST = MATRIX.default[0], MATRIX.default[-1]
 TESTS = (OLDEST, "0.6.2", NEWEST)
 #: The three long whole-suite sessions first, so that two workers end together.
 WHOLE_SUITE_FIRST = tuple(sorted(MATRIX.default, key=lambda r: r not in TESTS))
+#: Releases outside the default matrix at the ends of a deprecation window (the old
+#: ``BlockSpec(index_map, block_shape)`` swapped back with a warning in 0.4.31-0.4.34): the
+#: window test runs there natively, to hold the scanned window to what JAX does.
+WINDOW_ENDS = ("0.4.31", "0.4.34")
+WINDOW_TESTS = "tests/test_deprecation_windows.py"
 SNAPSHOTS = ROOT / "reports" / "snapshots"
 KERNELS = ROOT / "reports" / "kernels"
 CORPUS = ROOT / "reports" / "corpus"
@@ -350,11 +374,15 @@ def compilation_cache(session: nox.Session) -> Path:
 
 
 @nox.session(tags=["tests"], allow_parallel=True)
-@nox.parametrize("python,jax", per_release(WHOLE_SUITE_FIRST))
+@nox.parametrize("python,jax", per_release(WHOLE_SUITE_FIRST + WINDOW_ENDS))
 def tests(session: nox.Session, jax: str) -> None:
     """The pytest suite against one JAX release (and the third-party libraries it reads): the
     whole suite on TESTS, the release-dependent tests (``-m release``) on the other releases
-    of the default matrix."""
+    of the default matrix, the deprecation windows' test on WINDOW_ENDS."""
+    if jax in WINDOW_ENDS:
+        install_jax(session, jax)
+        session.run("python", "-m", "pytest", WINDOW_TESTS, *session.posargs)
+        return
     install_jax(session, jax, also=LIBRARY_NEEDS)
     session.run(sys.executable, "scripts/fetch_libraries.py", external=True)  # nox's pip
     subset = [] if jax in TESTS else ["-m", "release"]

@@ -21,6 +21,7 @@ from pallas_compat.facts import (
     PALLAS_CALL,
     CallForm,
     call_form_releases,
+    call_form_warned_releases,
     cost_analysis_index_releases,
     describe,
     form_anchor,
@@ -301,10 +302,13 @@ def form_rows(releases: list[str]) -> list[list[Cell]]:
     rows = []
     for form, spans, instead in forms():
         cells = []
+        warned = call_form_warned_releases(form) if form in CALL_FORMS else []
         for release in releases:
             works = works_in(spans, release)
-            mark, tone = MARKS["present"] if works else REFUSED
-            why = f"JAX {release}: {'accepted' if works else 'refused'}"
+            warns = works and works_in(warned, release)
+            mark, tone = MARKS["deprecated" if warns else "present"] if works else REFUSED
+            said = "accepted with a deprecation warning" if warns else "accepted"
+            why = f"JAX {release}: {said if works else 'refused'}"
             cells.append(Cell(mark, tone, why=why))
         accepted = [r for r in releases if works_in(spans, r)]
         refused = [r for r in releases if not works_in(spans, r)]

@@ -6,9 +6,11 @@ doctor read files with libcst until it got its own ``ast`` path (issue 44); the 
 report the same uses. This runs revision ``--against`` (the last libcst one, checked out into
 a temporary git worktree) over every file that can use Pallas among the repository's fixtures
 and kernels and the third-party libraries of the corpus (``scripts/fetch_libraries.py``), and
-writes each use's line, column, rule, API, certainty, releases and a digest of its advice to
-``tests/fixtures/doctor_golden.json`` (``tests/test_finder_golden.py`` reads it). Rerun it
-only to move the golden to another reference revision, never to bless the code under test.
+writes each use's line, column, rule, API and certainty to ``tests/fixtures/doctor_golden.json``
+(``tests/test_finder_golden.py`` reads it): what the reading of the code decides. A use's
+releases, state and advice come from the facts both paths share, so a change to the facts
+needs no new golden. Rerun it only to move the golden to another reference revision, never
+to bless the code under test.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ GOLDEN = REPO / "tests" / "fixtures" / "doctor_golden.json"
 LIBCST_PATH = "0543206"
 
 DUMP = """
-import dataclasses, hashlib, json, sys
+import json, sys
 import libcst as cst
 from pallas_compat.lint._finder import find_uses, gc_paused, may_use_pallas
 found = {}
@@ -41,11 +43,7 @@ for key, path in json.loads(sys.stdin.read()):
         continue
     with gc_paused():
         uses = find_uses(path, cst.parse_module(data))
-    found[key] = [
-        [u.line, u.column, u.code, u.api, u.certain, u.releases, u.warns,
-         hashlib.sha256(u.hint.encode()).hexdigest()[:12]]
-        for u in uses
-    ]
+    found[key] = [[u.line, u.column, u.code, u.api, u.certain] for u in uses]
 json.dump(found, sys.stdout, sort_keys=True)
 """
 

@@ -289,7 +289,7 @@ def call_forms(root: Path) -> dict[str, bool]:
     params = {a.arg: a for a in pallas_call.args.args + pallas_call.args.kwonlyargs}
     annotation = ast.unparse(params["compiler_params"].annotation)
     return {
-        CallForm.BLOCK_SPEC_ORDER: fields[0] == "index_map",
+        CallForm.BLOCK_SPEC_ORDER: fields[0] == "index_map" or swaps_with_a_warning(block_spec),
         CallForm.F_KEYWORD: pallas_call.args.args[0].arg == "f",
         CallForm.DICT_PARAMS: annotation.startswith("dict["),
         CallForm.GPU_MODULE: module_file(root, GPU_LEGACY) is not None,
@@ -298,6 +298,37 @@ def call_forms(root: Path) -> dict[str, bool]:
         CallForm.BLOCKED_MODE: blocked_is_a_mode(root),
         CallForm.RECORDER_TWO_ARGS: recorder_arguments(root) == 2,
     }
+
+
+def warned_forms(root: Path) -> dict[str, bool]:
+    """The call forms a release still takes with a ``DeprecationWarning``."""
+    core = ast.parse((root / "jax/_src/pallas/core.py").read_text())
+    block_spec = next(n for n in core.body if isinstance(n, ast.ClassDef) and n.name == BLOCK_SPEC)
+    return {CallForm.BLOCK_SPEC_ORDER: swaps_with_a_warning(block_spec)}
+
+
+def swaps_with_a_warning(block_spec: ast.ClassDef) -> bool:
+    """Does ``BlockSpec.__init__`` take ``(index_map, block_shape)`` and swap them back with a
+    ``DeprecationWarning`` (JAX 0.4.31-0.4.34: ``if callable(block_shape): warnings.warn(...,
+    DeprecationWarning); index_map, block_shape = block_shape, index_map``)?"""
+    init = next(
+        (s for s in block_spec.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"),
+        None,
+    )
+    if init is None:
+        return False
+    warns = any(
+        isinstance(n, ast.Call)
+        and ast.unparse(n.func) == "warnings.warn"
+        and "DeprecationWarning" in ast.unparse(n)
+        for n in ast.walk(init)
+    )
+    swaps = any(
+        isinstance(n, ast.Assign)
+        and ast.unparse(n) == "index_map, block_shape = (block_shape, index_map)"
+        for n in ast.walk(init)
+    )
+    return warns and swaps
 
 
 def recorder_arguments(root: Path) -> int | None:
@@ -588,6 +619,7 @@ class Readings:
 
     names: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
     forms: dict[str, dict[str, bool]] = field(default_factory=dict)
+    warned: dict[str, dict[str, bool]] = field(default_factory=dict)
     fields: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     signatures: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     members: dict[str, dict[str, set[str]]] = field(default_factory=dict)
@@ -604,6 +636,7 @@ def read(versions: list[str], cache: Path) -> Readings:
         root = sources(version, cache)
         found.names[version] = {m: top_level_names(root, m) for m in modules}
         found.forms[version] = call_forms(root)
+        found.warned[version] = warned_forms(root)
         found.fields[version] = param_fields(root)
         found.signatures[version] = public_signatures(root)
         found.members[version] = enum_members(root)
@@ -688,6 +721,10 @@ def table(found: Readings, versions: list[str], cache: Path) -> dict[str, Any]:
         "call_forms": {
             form: ranges([(v, found.forms[v][form]) for v in versions])
             for form in found.forms[versions[0]]
+        },
+        "call_forms_warned": {
+            form: ranges([(v, found.warned[v][form]) for v in versions])
+            for form in found.warned[versions[0]]
         },
         "compiler_params_fields": {backend: fields.get(backend, {}) for backend in backends},
         "names": name_ranges(found, versions, locations),

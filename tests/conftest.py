@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -9,6 +10,8 @@ from typing import Any
 import jax
 import pytest
 from packaging.version import Version
+
+from kernels._progress import live
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -35,6 +38,7 @@ RELEASE_DEPENDENT = frozenset(
     {
         "test_atomics",
         "test_block_spec",
+        "test_deprecation_windows",
         "test_block_spec_order",
         "test_corpus_mosaic_gpu",
         "test_mosaic_gpu_fills",
@@ -177,3 +181,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if chapter:
         config.hook.pytest_deselected(items=chapter)
         items[:] = [item for item in items if not item.get_closest_marker("chapter")]
+
+
+class LiveProgress:
+    """Under ``nox -j`` (``PALLAS_COMPAT_PROGRESS`` set by the noxfile), a line at each tenth
+    of the run to nox's own stderr: nox holds the session's output until it ends."""
+
+    def __init__(self) -> None:
+        self.total, self.done, self.mark = 0, 0, 1
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.total = len(session.items)
+
+    def pytest_runtest_logfinish(self) -> None:
+        self.done += 1
+        if self.total and self.done * 10 >= self.mark * self.total:
+            self.mark = self.done * 10 // self.total + 1
+            live(f"tests on JAX {jax.__version__}: {self.done}/{self.total}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if os.environ.get("PALLAS_COMPAT_PROGRESS"):
+        config.pluginmanager.register(LiveProgress(), "pallas-compat-live-progress")

@@ -79,3 +79,37 @@ def test_easydels_migrated_gpu_matmul_lowers_for_a_gpu_with_its_gpu_params(
     call = lambda a, b: module.gpu_matmul(a, b, 16, 16, 16, jnp.float32)  # noqa: E731
     text = pallas_compat.lower(call, a, b, platform="cuda", chip="NVIDIA H100 80GB HBM3")
     assert "__gpu$xla.gpu.triton" in text
+
+
+DOUBLE = """\
+import jax
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+
+def kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2
+
+
+def double(x):
+    return pl.pallas_call(
+        kernel,
+        out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+        interpret=True,
+        compiler_params=pltpu.CompilerParams(dimension_semantics=("arbitrary",)),
+    )(x)
+"""
+
+
+@pytest.mark.release
+def test_the_params_migrate_writes_for_the_installed_jax_run_on_it() -> None:
+    """The dict on 0.4.30-0.4.32 (no params class yet), ``TPUCompilerParams`` to 0.6.1, the
+    class from 0.6.2: whichever migrate writes, the installed JAX runs it natively."""
+    import numpy as np
+
+    out = migrate_module(cst.parse_module(DOUBLE), installed_jax()).code
+    assert MARKER not in out
+    namespace: dict[str, object] = {}
+    exec(compile(out, "double.py", "exec"), namespace)
+    x = np.arange(8.0, dtype=np.float32)
+    np.testing.assert_array_equal(namespace["double"](x), 2 * x)  # type: ignore[operator]

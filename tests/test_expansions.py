@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import libcst as cst
+from pathlib import Path
 
+import libcst as cst
+import pytest
+
+from pallas_compat._cli import main
 from pallas_compat.lint._finder import UseState, uses_in
 from pallas_compat.lint._migrate import migrate_module
 
@@ -59,3 +63,42 @@ def test_a_module_imported_by_name_at_run_time_is_named_per_file() -> None:
     assert [u.line for u in uses] == [2, 3]
     assert all(u.state_on("0.12.0.1") is UseState.UNKNOWN for u in uses)
     assert all("cannot follow" in u.hint for u in uses)
+
+
+LOCAL = """\
+from jax.experimental import pallas as pl
+from jax.experimental import pallas as pl2
+
+load = pl2.load
+
+
+def kernel(x_ref, o_ref):
+    P = pl
+    o_ref[...] = P.load(x_ref, (0,))
+    getattr(pl, "store")(o_ref, (0,), x_ref[...])
+    getattr(pl, "program_id")(0)
+"""
+
+
+def test_an_alias_in_a_function_and_getattr_with_a_literal_are_followed() -> None:
+    """libcst follows neither; doctor must not pass them over in silence."""
+    assert [(u.line, u.api) for u in uses_in("f.py", LOCAL)] == [
+        (4, "pl.load"),
+        (9, "pl.load"),
+        (10, "pl.store"),
+    ]
+
+
+def test_migrate_names_each_use_it_cannot_rewrite_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "k.py"
+    path.write_text(LOCAL)
+    assert main(["migrate", str(path), "--check", "--target", "0.12.0.1"]) == 1
+    err = capsys.readouterr().err
+    assert [line.split(": ")[0] for line in err.splitlines() if "still breaks on" in line] == [
+        f"{path}:4:8",
+        f"{path}:9:18",
+        f"{path}:10:5",
+    ]
+    assert "3 uses still break there, left for a person" in err

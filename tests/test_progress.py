@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
+
+import pytest
 
 from kernels._progress import Progress
 
@@ -37,3 +40,21 @@ def test_a_short_run_in_a_log_still_ends_with_its_total() -> None:
 def test_a_terminal_gets_every_record_numbered() -> None:
     lines = run(Terminal(), 12)
     assert len(lines) == 12 and lines[4] == "[5/12] case 4"
+
+
+def test_under_nox_j_the_tenths_also_go_live_to_nox_s_stderr(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """nox -j holds a session's output until it ends; the noxfile names nox's stderr in
+    PALLAS_COMPAT_PROGRESS, where the same tenth lines go as they happen."""
+    live = tmp_path / "nox-stderr"
+    monkeypatch.setenv("PALLAS_COMPAT_PROGRESS", str(live))
+    held = run(io.StringIO(), 40)
+    assert live.read_text().splitlines() == [f"  ... {line}" for line in held]
+
+
+def test_a_progress_place_that_cannot_be_written_is_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PALLAS_COMPAT_PROGRESS", str(tmp_path / "no" / "such" / "folder"))
+    assert len(run(io.StringIO(), 20)) == 10

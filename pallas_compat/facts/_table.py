@@ -62,6 +62,8 @@ class ReleaseRanges(TypedDict):
     #: The table's locations (``Feature.locations``), private ones included.
     locations: dict[str, Spans]
     call_forms: dict[str, Spans]
+    #: Of a call form's releases, those that take it with a ``DeprecationWarning``.
+    call_forms_warned: dict[str, Spans]
     #: backend key -> field of its CompilerParams dataclass -> releases.
     compiler_params_fields: dict[str, dict[str, Spans]]
     #: Public Pallas names that came or went, with JAX's message and proven moves.
@@ -986,6 +988,12 @@ def keyword_spellings(groups: tuple[tuple[str, ...], ...], takes: set[str]) -> d
 
 def call_form_releases(form: str) -> list[list[str]]:
     return release_ranges()["call_forms"][form]
+
+
+def call_form_warned_releases(form: str) -> list[list[str]]:
+    """Of ``call_form_releases(form)``, the releases that warn (``BlockSpec(index_map,
+    block_shape)`` in 0.4.31-0.4.34, which swap the two back)."""
+    return release_ranges().get("call_forms_warned", {}).get(form, [])
 
 
 def param_field_releases(backend: str, field: str) -> list[list[str]]:

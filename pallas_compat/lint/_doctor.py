@@ -71,7 +71,7 @@ def text(report: Report) -> str:
         where = f"works in JAX {finding.works_in}; " if use.certain else ""
         lines.append(
             f"{use.path}:{use.line}:{use.column}: {use.code} {use.api} "
-            f"({where}{finding.verdict}); write: {use.hint}"
+            f"({where}{finding.verdict}); write: {finding.write}"
         )
     summary = report.summary
     lines += [_runs_on.line(entry.path, entry.runs) for entry in report.files]

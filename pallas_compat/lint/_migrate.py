@@ -26,6 +26,7 @@ from pallas_compat.facts._table import (
     Feature,
     Location,
     call_form_releases,
+    call_form_warned_releases,
     release_ranges,
 )
 from pallas_compat.facts._target import Target
@@ -130,7 +131,10 @@ class MigratorBase(cst.CSTTransformer):
         return self.works_in(loc.releases) and not self.works_in(deprecated)
 
     def form_works(self, form: str) -> bool:
-        return self.works_in(call_form_releases(form))
+        """Does the target take ``form`` without a deprecation warning? (A form it takes
+        with one is rewritten where the rule can.)"""
+        warned = call_form_warned_releases(form)
+        return self.works_in(call_form_releases(form)) and not (warned and self.works_in(warned))
 
     def alias_for(self, module: str) -> str:
         """The name this file uses for ``module``, adding the import if it has none. A JAX

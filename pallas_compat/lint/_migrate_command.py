@@ -26,6 +26,7 @@ from pallas_compat.lint._migrate import migrate_module
 from pallas_compat.lint._noqa import silenced
 from pallas_compat.lint._settings import Settings, settings
 from pallas_compat.lint._tree import Source
+from pallas_compat.rules._advice import write_for
 
 
 def rewritten(source: Source, found: Outcome, chosen: Settings) -> bytes | None:
@@ -131,7 +132,7 @@ def still_breaking(source: Source, after: bytes, chosen: Settings) -> list[str]:
     uses, noqa, _ = examine(str(source.path), after, "migrate")
     return [
         f"{source.path}:{use.line}:{use.column}: {use.code} {use.api} still breaks on "
-        f"{chosen.label}, left for a person; write: {use.hint}"
+        f"{chosen.label}, left for a person; write: {write_for(use, chosen.releases, chosen.label)}"
         for use in uses or ()
         if use.code in chosen.selected
         and not silenced(noqa, use.line, use.code)

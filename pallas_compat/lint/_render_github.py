@@ -29,6 +29,6 @@ def workflow_commands(report: Report) -> list[str]:
         use = finding.use
         title = escape_property(f"{use.code} {finding.rule}")
         where = f"file={escape_property(use.path)},line={use.line},col={use.column},title={title}"
-        message = f"{use.api}: {finding.verdict}; write: {use.hint}"
+        message = f"{use.api}: {finding.verdict}; write: {finding.write}"
         lines.append(f"::{level} {where}::{escape_data(message)}")
     return lines

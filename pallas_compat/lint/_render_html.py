@@ -70,7 +70,7 @@ def page(report: Report, report_url: str | None) -> str:
             + api_cell(use.api, report_url)
             + f"<td>{html.escape(finding.works_in)}</td>"
             f'<td class="{tone}">{html.escape(finding.verdict)}</td>'
-            f"<td>{html.escape(use.hint)}</td>"
+            f"<td>{html.escape(finding.write)}</td>"
             "</tr>"
         )
     entries = [*report.files, FileRuns("all files", report.tree)] if report.files else []

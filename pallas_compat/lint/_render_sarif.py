@@ -47,7 +47,7 @@ def sarif(report: Report, version: str) -> str:
             "ruleId": finding.use.code,
             "ruleIndex": index[finding.use.code],
             "level": LEVELS[finding.state],
-            "message": {"text": f"{finding.use.api}: {finding.verdict}; write: {finding.use.hint}"},
+            "message": {"text": f"{finding.use.api}: {finding.verdict}; write: {finding.write}"},
             "locations": [
                 {
                     "physicalLocation": {

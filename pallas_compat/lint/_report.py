@@ -12,6 +12,7 @@ from typing import Any
 
 from pallas_compat.facts._table import describe
 from pallas_compat.rules import RULES_BY_CODE
+from pallas_compat.rules._advice import write_for
 from pallas_compat.rules._use import Use, UseState
 
 __all__ = ["FileRuns", "Finding", "Report", "RunsOn", "Skipped", "Summary"]
@@ -29,12 +30,15 @@ class Finding:
     #: The worst of its states over the releases checked, and that verdict in words.
     state: UseState
     verdict: str
+    #: What to write instead, for the releases checked (``rules._advice.write_for``).
+    write: str = ""
 
     @classmethod
     def of(cls, use: Use, target: str, releases: Sequence[str], label: str) -> Finding:
         rule = RULES_BY_CODE[use.code].name if use.code in RULES_BY_CODE else ""
         state = use.state_over(releases)
-        return cls(use, rule, target, state, use.verdict_over(releases, label))
+        advice = write_for(use, releases, label)
+        return cls(use, rule, target, state, use.verdict_over(releases, label), advice)
 
     @property
     def works_in(self) -> str:
@@ -54,7 +58,7 @@ class Finding:
             "deprecated_in": describe([list(span) for span in use.warns]) if use.warns else None,
             "state_on_target": str(use.state_on(self.target)),
             "breaks_on_target": use.breaks_on(self.target) if use.certain else None,
-            "write_instead": use.hint,
+            "write_instead": self.write,
             "state": str(self.state),
             "verdict": self.verdict,
         }

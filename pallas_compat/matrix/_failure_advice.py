@@ -27,8 +27,8 @@ class Advice:
 @functools.cache
 def uses_in(path: Path) -> tuple[Use, ...]:
     """doctor's uses in one file of the user's tree (read, never written); none if unreadable."""
-    from pallas_compat.lint._finder import may_use_pallas
-    from pallas_compat.lint._finder import uses_in as found_in
+    from pallas_compat.lint._finder import may_use_pallas  # lazy: rules
+    from pallas_compat.lint._finder import uses_in as found_in  # lazy: rules
 
     try:
         data = path.read_bytes()

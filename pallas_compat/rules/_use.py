@@ -13,6 +13,7 @@ from packaging.version import Version
 from pallas_compat.facts._table import (
     CALL_FORMS,
     call_form_releases,
+    call_form_warned_releases,
     pairs,
     release_ranges,
     scanned_releases,
@@ -135,8 +136,10 @@ def use_at(
 
 
 def form_use(finder: FindContext, node: ast.AST, form: str) -> Use:
-    """A use of a call form some release refuses, with its scanned releases."""
-    return use_at(finder, node, str(form), call_form_releases(form), CALL_FORMS[form])
+    """A use of a call form some release refuses, with its scanned releases (and those that
+    take it with a deprecation warning)."""
+    warns = pairs(call_form_warned_releases(form))
+    return use_at(finder, node, str(form), call_form_releases(form), CALL_FORMS[form], warns=warns)
 
 
 def name_use(finder: FindContext, node: ast.AST, qname: str) -> Use:

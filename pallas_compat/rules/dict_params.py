@@ -22,10 +22,13 @@ from typing import Any
 import libcst as cst
 
 from pallas_compat.facts._table import (
+    BACKENDS,
     BACKENDS_BY_KEY,
     DICT_PARAMS,
+    FEATURES_BY_KEY,
     PALLAS_CALL,
     PARAM_FIELDS,
+    Backend,
     backend_of,
     dict_params_form,
     pallas_call_keyword_releases,
@@ -35,7 +38,7 @@ from pallas_compat.rules import _read
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rewrite import attr, keyword_arg
 from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import called, dict_entries, dict_params, keyword
+from pallas_compat.rules._syntax import called, dict_entries, dict_params, keyword, qualified
 from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
@@ -88,7 +91,9 @@ def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cs
     current = keyword(original, "compiler_params")
     if target is None or target[0] != PALLAS_CALL or current is None:
         return None
-    if dict_entries(current.value) is None or m.form_works(DICT_PARAMS):
+    if dict_entries(current.value) is None:
+        return as_dict(m, current.value, updated)
+    if m.form_works(DICT_PARAMS):
         return None
     params = dict_params(original)
     made = params_call(m, params, has_cost=keyword(original, "cost_estimate") is not None)
@@ -111,6 +116,47 @@ def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cs
             index + 1, keyword_arg("cost_estimate", cost).with_changes(comma=args[index].comma)
         )
     return updated.with_changes(args=args)
+
+
+def as_dict(m: RewriteContext, value: cst.BaseExpression, updated: cst.Call) -> cst.Call | None:
+    """``pltpu.CompilerParams(k=v)`` -> ``dict(mosaic=dict(k=v))`` for a target older than
+    every params class (0.4.30-0.4.32 take only the dict), where each keyword is one the dict
+    era read; else None (``removed_name`` notes the class the target lacks)."""
+    backend = params_class_of(m, value)
+    if backend is None or m.replacement_params(backend.key) is not None:
+        return None
+    if not m.form_works(DICT_PARAMS) or not isinstance(value, cst.Call):
+        return None
+    if any(
+        a.keyword is None or a.star or a.keyword.value not in backend.dict_fields
+        for a in value.args
+    ):
+        return None
+    fields = [keyword_arg(a.keyword.value, a.value) for a in value.args if a.keyword]
+    made = cst.Call(
+        cst.Name("dict"), [keyword_arg(backend.key, cst.Call(cst.Name("dict"), fields))]
+    )
+    for location in FEATURES_BY_KEY[backend.feature].locations:
+        m.unmark(f"{location.spelling} is not in")
+    args = [
+        a.with_changes(value=made) if a.keyword and a.keyword.value == "compiler_params" else a
+        for a in updated.args
+    ]
+    return updated.with_changes(args=args)
+
+
+def params_class_of(m: RewriteContext, value: cst.BaseExpression) -> Backend | None:
+    """The backend whose params class ``value`` calls, of those that had a dict form."""
+    if not isinstance(value, cst.Call):
+        return None
+    names = qualified(value.func, m)
+    for backend in BACKENDS:
+        spellings = {
+            f"{loc.module}.{loc.attr}" for loc in FEATURES_BY_KEY[backend.feature].locations
+        }
+        if backend.dict_fields and names & spellings:
+            return backend
+    return None
 
 
 def params_call(

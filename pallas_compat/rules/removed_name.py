@@ -14,6 +14,7 @@ import libcst as cst
 
 from pallas_compat.facts._table import Feature
 from pallas_compat.rules import masked_access
+from pallas_compat.rules._advice import instead
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import qualified
@@ -43,6 +44,7 @@ def rewrite_attribute(m: RewriteContext, original: cst.Attribute, updated: cst.A
             continue
         if m.replacement(hit) is None and qname not in masked_access.NOTED_AT_THE_CALL:
             fate = "is deprecated in" if m.works_in(hit.location.releases) else "is not in"
-            m.mark(f"{hit.location.spelling} {fate} JAX {m.target}: {hit.hint}")
+            advice = instead(hit, (m.target,), f"JAX {m.target}")
+            m.mark(f"{hit.location.spelling} {fate} JAX {m.target}: {advice}")
         return None
     return None
