@@ -36,7 +36,10 @@ def test_release_ranges_and_verdicts() -> None:
     assert load.state_on("0.7.1") is UseState.WARNS  # the deprecation table of 0.7.1-0.8.3
     assert load.breaks_on("0.9.0") and load.breaks_on("0.12.0.1")
     order = next(u for u in uses if u.api.startswith("BlockSpec("))
-    assert not order.breaks_on("0.4.30") and order.breaks_on("0.4.31")
+    assert order.state_on("0.4.30") is UseState.WORKS
+    # 0.4.31-0.4.34 swap the two back with a DeprecationWarning (test_deprecation_windows)
+    assert order.state_on("0.4.31") is order.state_on("0.4.34") is UseState.WARNS
+    assert order.breaks_on("0.4.35")
 
 
 def test_import_spellings_all_resolve() -> None:

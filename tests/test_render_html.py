@@ -20,13 +20,16 @@ def test_every_string_is_escaped_and_each_api_links_to_its_row() -> None:
     )
     unknown = "cannot tell from the source whether it breaks on 0.12.0.1"
     findings = (
-        Finding(use, "masked-load-store", "0.12.0.1", UseState.BREAKS, "breaks on 0.12.0.1"),
+        Finding(
+            use, "masked-load-store", "0.12.0.1", UseState.BREAKS, "breaks on 0.12.0.1", use.hint
+        ),
         Finding(
             replace(use, api='compiler_params={"mosaic": {...}}', certain=False),
             "masked-load-store",
             "0.12.0.1",
             UseState.UNKNOWN,
             unknown,
+            use.hint,
         ),
     )
     report = Report(

@@ -132,10 +132,8 @@ def as_dict(m: RewriteContext, value: cst.BaseExpression, updated: cst.Call) -> 
         for a in value.args
     ):
         return None
-    fields = [keyword_arg(a.keyword.value, a.value) for a in value.args if a.keyword]
-    made = cst.Call(
-        cst.Name("dict"), [keyword_arg(backend.key, cst.Call(cst.Name("dict"), fields))]
-    )
+    inner = value.with_changes(func=cst.Name("dict"))  # its arguments and comments kept
+    made = cst.Call(cst.Name("dict"), [keyword_arg(backend.key, inner)])
     for location in FEATURES_BY_KEY[backend.feature].locations:
         m.unmark(f"{location.spelling} is not in")
     args = [
