@@ -107,24 +107,27 @@ def run(
     if jobs <= 1 or len(items) < 2 or size < PARALLEL_FROM:
         return examine_all(items)
     workers = min(jobs, len(items))
-    # Batches of about equal bytes, several per worker, so that one large file does not
-    # leave the others idle.
-    batches: list[list[tuple[str, bytes, str]]] = [[] for _ in range(workers * 4)]
-    loads = [0] * len(batches)
-    order: list[tuple[int, int]] = []
-    for index in sorted(range(len(items)), key=lambda i: -len(items[i][1])):
-        emptiest = loads.index(min(loads))
-        order.append((emptiest, len(batches[emptiest])))
-        batches[emptiest].append(items[index])
-        loads[emptiest] += len(items[index][1])
+    batches = balanced([len(data) for _, data, _ in items], workers * 4)
     with ProcessPoolExecutor(workers, mp_context=context()) as pool:
-        answers = list(pool.map(examine_all, batches))
-    results: list[Any] = [None] * len(items)
-    for index, (batch, place) in zip(
-        sorted(range(len(items)), key=lambda i: -len(items[i][1])), order, strict=True
-    ):
-        results[index] = answers[batch][place]
+        answers = pool.map(examine_all, [[items[i] for i in batch] for batch in batches])
+        results: list[Any] = [None] * len(items)
+        for batch, answer in zip(batches, answers, strict=True):
+            for index, result in zip(batch, answer, strict=True):
+                results[index] = result
     return results
+
+
+def balanced(sizes: list[int], count: int) -> list[list[int]]:
+    """The indices of ``sizes`` in ``count`` batches of about equal total size (largest
+    first, each to the lightest batch): several batches a worker, so that one large file
+    does not leave the other workers idle."""
+    batches: list[list[int]] = [[] for _ in range(count)]
+    loads = [0] * count
+    for index in sorted(range(len(sizes)), key=lambda i: -sizes[i]):
+        lightest = loads.index(min(loads))
+        batches[lightest].append(index)
+        loads[lightest] += sizes[index]
+    return [batch for batch in batches if batch]
 
 
 def context() -> multiprocessing.context.BaseContext:

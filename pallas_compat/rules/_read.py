@@ -30,15 +30,9 @@ __all__ = [
     "keyword_args",
     "positional",
     "returns",
-    "walk",
 ]
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-def walk(node: ast.AST) -> Iterator[ast.AST]:
-    """Every node under ``node``, itself included."""
-    return ast.walk(node)
 
 
 def keyword(call: ast.Call, name: str) -> ast.keyword | None:

@@ -53,7 +53,7 @@ class Scope:
             return bool(self.bound[name])
         return self.up().holds(name)
 
-    def resolve(self, name: str, start: Scope) -> list[Binding]:
+    def resolve(self, name: str) -> list[Binding]:
         """The bindings a use of ``name`` here may see, whenever they were made."""
         if self.kind == BUILTINS:
             return [Binding(-1, self, None, None)] if hasattr(builtins, name) else []
@@ -62,10 +62,10 @@ class Scope:
             while scope.kind == CLASS:
                 assert scope.parent is not None
                 scope = scope.parent
-            return scope.resolve(name, start)
+            return scope.resolve(name)
         if name in self.bound:
             return self.bound[name]
-        return self.up().resolve(name, start)
+        return self.up().resolve(name)
 
     def target(self, name: str) -> Scope:
         """Where a binding of ``name`` made here lands (``global``/``nonlocal`` move it)."""
@@ -220,7 +220,7 @@ class Scopes:
         found: list[Binding] = []
         while prefix:
             if at.holds(prefix):
-                found = at.resolve(prefix, at)
+                found = at.resolve(prefix)
                 break
             prefix = prefix.rpartition(".")[0] or None
         for binding in found:
@@ -234,10 +234,10 @@ class Scopes:
     def read(self, name: str, scope: Scope, count: int) -> set[str]:
         """A bare name read at ``count``: the bindings of its own scope made before it, and
         those of the scopes around it."""
-        seen = scope.resolve(name, scope)
+        seen = scope.resolve(name)
         earlier = [b for b in seen if b.scope is not scope or b.index < count]
         if not earlier and seen and scope.parent is not None:
-            earlier = scope.parent.resolve(name, scope)
+            earlier = scope.parent.resolve(name)
         names: set[str] = set()
         for binding in earlier:
             names |= binding.names_for(name, name)
@@ -249,7 +249,7 @@ class Scopes:
         placed = self.where.get(id(node))
         if placed is None:
             return None
-        found = placed[0].resolve(node.id, placed[0])
+        found = placed[0].resolve(node.id)
         if len(found) != 1 or found[0].node is None:
             return None
         return self.local_values.get(id(found[0].node))
@@ -339,16 +339,15 @@ class Scopes:
         outer.bind(node.name, node)
         self.where[id(node)] = (outer, -1)
         self.functions.append(node)
-        inner = self.enter(FUNCTION, node.name)
+        self.enter(FUNCTION, node.name)
         self.parameters(node.args, outer)
         for statement in node.body:
             self.visit(statement)
-        self.scope = outer
+        self.scope = outer  # decorators and the return annotation are read outside, after
         for decorator in node.decorator_list:
             self.visit(decorator)
         if node.returns is not None:
             self.visit(node.returns)
-        del inner
         outer.count += 1
 
     visit_AsyncFunctionDef = visit_FunctionDef

@@ -48,9 +48,10 @@ def find_subscript(f: FindContext, node: ast.Subscript) -> Use | None:
     function = f.state.setdefault(RULE.code, [None])[-1]
     bound: set[str] = set()
     if isinstance(node.value, ast.Name) and function is not None:
-        bound = f.memo.setdefault(RULE.code, {}).get(id(function)) or set()
-        if id(function) not in f.memo[RULE.code]:
-            bound = f.memo[RULE.code][id(function)] = _read.cost_bound_in(function)
+        kept = f.memo.setdefault(RULE.code, {})
+        if id(function) not in kept:
+            kept[id(function)] = _read.cost_bound_in(function)
+        bound = kept[id(function)]
     if not _read.is_old_cost_index(node, bound):
         return None
     works = cost_analysis_index_releases(scanned_releases())
