@@ -103,9 +103,13 @@ def measured(checkout: Path, argv: list[str], cwd: Path) -> tuple[float, float, 
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
 
 
-def uses(report: str) -> list[str]:
-    """Every use of a JSON report, each with all its fields, sorted."""
-    return sorted(json.dumps(use, sort_keys=True) for use in json.loads(report)["uses"])
+def uses(report: str) -> list[tuple[object, ...]]:
+    """Each use's place, rule, API and state on the target, sorted: what the reading decides
+    (the releases and advice come from the facts, which may have moved since ``--against``)."""
+    return sorted(
+        (u["path"], u["line"], u["column"], u["code"], u["api"], u["state"])
+        for u in json.loads(report)["uses"]
+    )
 
 
 def main() -> int:

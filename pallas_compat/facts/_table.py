@@ -98,8 +98,14 @@ def scanned_releases() -> list[str]:
 
 def works_in(spans: Sequence[Sequence[str]], release: str) -> bool:
     """Is ``release`` inside one of the ``[first, last]`` spans?"""
-    version = Version(release)
-    return any(Version(first) <= version <= Version(last) for first, last in spans)
+    version = parsed(release)
+    return any(parsed(first) <= version <= parsed(last) for first, last in spans)
+
+
+@functools.cache
+def parsed(release: str) -> Version:
+    """``Version(release)``, parsed once: doctor asks about every use on every release."""
+    return Version(release)
 
 
 def pairs(spans: Iterable[Sequence[str]]) -> tuple[tuple[str, str], ...]:

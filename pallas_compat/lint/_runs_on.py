@@ -10,6 +10,7 @@ that ``patch()`` installs where JAX dropped them.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 
@@ -76,8 +77,9 @@ def spans(releases: Sequence[str]) -> str:
 
 def ranges(uses: Iterable[Use]) -> RunsOn:
     """Where ``uses`` run: unchanged (``JAX 0.4.33-0.7.1``), with pallas_compat (``JAX
-    0.4.30-0.12.0.1``)."""
-    found, every = list(uses), scanned_releases()
+    0.4.30-0.12.0.1``). Uses that differ only in where they are count once."""
+    found = list({dataclasses.replace(u, path="", line=0, column=0): None for u in uses})
+    every = scanned_releases()
     return RunsOn(spans(unchanged_on(found, every)), spans(with_shim_on(found, every)))
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.metadata import QualifiedNameProvider
 
 from pallas_compat.facts._table import LOOP_BODIES
@@ -71,6 +70,8 @@ def body_of(
 
 def takes_index_tuple(function: cst.FunctionDef, position: int = 0) -> bool:
     """Does the body use its argument at ``position`` as a tuple, and never as an info?"""
+    import libcst.matchers as m  # lazy: 0.3 s to import, and only migrate's rewrites match
+
     param = first_parameter(function, position)
     if param is None:
         return False
@@ -96,6 +97,8 @@ def reading_index(body: cst.BaseExpression, function: cst.FunctionDef) -> cst.La
 
 
 def fresh_name(function: cst.FunctionDef, wanted: str = "loop_info") -> str:
+    import libcst.matchers as m  # lazy: 0.3 s to import, and only migrate's rewrites match
+
     taken = {n.value for n in m.findall(function, m.Name()) if isinstance(n, cst.Name)}
     name = wanted
     while name in taken:
@@ -105,6 +108,8 @@ def fresh_name(function: cst.FunctionDef, wanted: str = "loop_info") -> str:
 
 def with_loop_info(function: cst.FunctionDef) -> cst.FunctionDef:
     """``def body(idx): ...`` -> ``def body(loop_info): idx = loop_info.index; ...``."""
+    import libcst.matchers as m  # lazy: 0.3 s to import, and only migrate's rewrites match
+
     param = first_parameter(function)
     if param is None or not isinstance(function.body, cst.IndentedBlock):
         return function

@@ -14,7 +14,6 @@ import ast
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
 from pallas_compat.facts._table import (
     FEATURES_BY_KEY,
@@ -73,6 +72,8 @@ def hint(loop: str) -> str:
 
 def old_bodies(node: cst.Module, metadata: RewriteContext) -> list[cst.FunctionDef]:
     """The ``def``s a loop decorates that take the index tuple."""
+    import libcst.matchers as m  # lazy: 0.3 s to import, and only migrate's rewrites match
+
     return [
         function
         for function in m.findall(node, m.FunctionDef())
