@@ -17,7 +17,13 @@ from typing import Any
 from pallas_compat._cpus import usable_cpus
 from pallas_compat.lint import _finder
 from pallas_compat.lint._cache import Cache, content_key, default_folder
-from pallas_compat.lint._inputs import internal_error, read, too_deep, why_not_parsed
+from pallas_compat.lint._inputs import (
+    internal_error,
+    read,
+    too_deep,
+    too_large,
+    why_not_parsed,
+)
 from pallas_compat.lint._noqa import Silenced, by_statement, noqa_lines
 from pallas_compat.lint._tree import Source
 from pallas_compat.rules._use import Use
@@ -71,6 +77,9 @@ def analyse(files: Sequence[Source], command: str, jobs: int, cache: Cache) -> l
             outcomes.append(Outcome(None, message=message))
         elif not _finder.may_use_pallas(data):
             outcomes.append(Outcome(()))
+        elif (large := too_large(data)) is not None:
+            why = f"{source.path}: too large to check, left untouched ({large})"
+            outcomes.append(Outcome(None, message=why))
         else:
             key = content_key(data)
             kept = cache.get(key)

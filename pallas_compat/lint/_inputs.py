@@ -11,7 +11,6 @@ import tokenize
 from collections.abc import Sequence
 
 from pallas_compat._usage import UsageError
-from pallas_compat.lint._finder import may_use_pallas
 from pallas_compat.lint._tree import Exclusions, Skipped, Source, sources
 
 #: The grammar files are read in: this interpreter's (a newer one's syntax cannot be read).
@@ -50,8 +49,7 @@ def undecodable(data: bytes) -> str | None:
 
 
 def read(source: Source) -> tuple[bytes | None, str]:
-    """(bytes, "") of a file to check; (None, why) where it cannot be read or decoded, or
-    could use Pallas but is too large to check."""
+    """(bytes, "") of a file to check; (None, why) where it cannot be read or decoded."""
     try:
         data = source.real.read_bytes()
     except OSError as exc:
@@ -59,10 +57,6 @@ def read(source: Source) -> tuple[bytes | None, str]:
     problem = undecodable(data)
     if problem is not None:
         return None, f"{source.path}: cannot decode, left untouched ({problem})"
-    if may_use_pallas(data):
-        large = too_large(data)
-        if large is not None:
-            return None, f"{source.path}: too large to check, left untouched ({large})"
     return data, ""
 
 

@@ -58,11 +58,7 @@ class Scope:
         if self.kind == BUILTINS:
             return [Binding(-1, self, None, None)] if hasattr(builtins, name) else []
         if name in self.overwrites:
-            scope = self.overwrites[name]
-            while scope.kind == CLASS:
-                assert scope.parent is not None
-                scope = scope.parent
-            return scope.resolve(name)
+            return self.declared_in(name).resolve(name)
         if name in self.bound:
             return self.bound[name]
         return self.up().resolve(name)
@@ -70,12 +66,17 @@ class Scope:
     def target(self, name: str) -> Scope:
         """Where a binding of ``name`` made here lands (``global``/``nonlocal`` move it)."""
         if name in self.overwrites:
-            scope = self.overwrites[name]
-            while scope.kind == CLASS:
-                assert scope.parent is not None
-                scope = scope.parent
-            return scope.target(name)
+            return self.declared_in(name).target(name)
         return self
+
+    def declared_in(self, name: str) -> Scope:
+        """The scope a ``global``/``nonlocal`` declaration of ``name`` here names, past
+        class bodies."""
+        scope = self.overwrites[name]
+        while scope.kind == CLASS:
+            assert scope.parent is not None
+            scope = scope.parent
+        return scope
 
     def bind(self, name: str, node: ast.AST | None, imported: Imported | None = None) -> None:
         scope = self.target(name)
