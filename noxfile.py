@@ -284,7 +284,7 @@ def per_release(releases: tuple[str, ...]) -> list[nox.param]:
     return [nox.param(MATRIX.python_for(r), r, id=f"jax='{r}'") for r in releases]
 
 
-def imports_marker(session: nox.Session, jax: str) -> Path:
+def imports_marker(session: nox.Session, jax: str, *, shared: bool = True) -> Path:
     """What importing Pallas did in a fresh venv of this release. Kept in the venv: a reused
     venv already has the missing packages, and the finding must not get lost. Kept for the
     release too (``IMPORTS_FOUND``): every session of a release starts from the same project
@@ -292,7 +292,7 @@ def imports_marker(session: nox.Session, jax: str) -> Path:
     then a second install); a venv without a finding of its own has had nothing added."""
     marker = Path(session.virtualenv.location) / "pallas-compat-clean-imports.json"
     found = IMPORTS_FOUND / f"jax-{jax}.json"
-    if not marker.exists() and found.is_file():
+    if shared and not marker.exists() and found.is_file():
         write_atomic(marker, found.read_text())
     return marker
 
@@ -352,15 +352,18 @@ def install_jax(
 
 def install_jax_with_undeclared(session: nox.Session, jax: str, also: Sequence[str] = ()) -> None:
     """``install_jax`` plus what this JAX imports without declaring it (found while fresh),
-    and ``also``."""
-    marker = imports_marker(session, jax)
+    and ``also``. A finding made with ``also`` installed is this venv's alone: on a new machine
+    the corpus session (absl for JAX's own kernels) found 0.5.3 clean, and the kernels session
+    that took its word could not import Pallas."""
+    marker = imports_marker(session, jax, shared=not also)
     install_jax(session, jax, also=[*undeclared(marker), *also])
     if not marker.exists():
         found = session.run("python", "-m", "probes.imports", silent=True)
         if found is None:  # `nox --install-only`: nothing ran, so nothing was found yet
             return
         write_atomic(marker, found.strip().splitlines()[-1])
-        share_imports(marker, jax)
+        if not also:
+            share_imports(marker, jax)
         install_jax(session, jax, also=[*undeclared(marker), *also])
 
 

@@ -12,6 +12,7 @@ CostEstimate: Any
 DeviceIdType: Any
 Element: Any
 HOST: Any
+MemoryRef: Any
 Squeezed: Any
 Unblocked: Any
 atomic_add: Any
@@ -23,6 +24,7 @@ atomic_or: Any
 atomic_xchg: Any
 atomic_xor: Any
 blocked: Any
+core_map: Any
 dot: Any
 kernel: Any
 load: Any

@@ -7,6 +7,7 @@ from typing import Any
 
 Barrier: Any
 BlockSpec: Any
+ClusterBarrier: Any
 CompilerParams: Any
 GPUBlockSpec: Any
 GPUCompilerParams: Any
@@ -17,10 +18,14 @@ Layout: Any
 LoweringSemantics: Any
 MemorySpace: Any
 ThreadSemantics: Any
+async_load_tmem: Any
 copy_gmem_to_smem: Any
 emit_pipeline: Any
+inline_mgpu: Any
 kernel: Any
+load: Any
 nd_loop: Any
+tcgen05_mma: Any
 transpose_ref: Any
 
 from jax.experimental.pallas.mosaic_gpu import *  # noqa: E402, F403

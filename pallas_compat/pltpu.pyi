@@ -22,6 +22,8 @@ TPUCompilerParams: Any
 TPUMemorySpace: Any
 force_tpu_interpret_mode: Any
 get_tpu_info_for_chip: Any
+matmul_acc_lhs: Any
+matmul_pop: Any
 reciprocal: Any
 repeat: Any
 reset_tpu_interpret_mode_state: Any

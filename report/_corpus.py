@@ -219,23 +219,36 @@ UNFIXED = (
         "there, and nothing can serve them",
     ),
     (
-        "unexpected keyword argument 'approx_math'",
-        "approx_math moved from plgpu.GPUMesh to pl.core_map(mesh, compiler_params=plgpu."
-        "GPUCompilerParams(approx_math=True)) (JAX 0.5.0): JAX's own class refuses it, and the "
-        "shim will not drop it silently",
+        "safe_zip() argument 2 is shorter than argument 1",  # 0.6-0.8's wording
+        "the TPU simulator cannot run a vmapped pallas_call whose compiler params give "
+        "dimension_semantics (vmap adds a grid dimension, the simulator zips the grid with "
+        "the semantics given): a JAX limitation from 0.6.2, the kernel lowers for TPU",
     ),
     (
-        "GPUMesh(approx_math=...)",
-        "approx_math moved from the mesh to pl.core_map(mesh, compiler_params=plgpu."
-        "CompilerParams(approx_math=True)) (JAX 0.5.0): the shim will not drop it silently, "
-        "nor can it reach the core_map call",
+        "safe_zip() argument 1 has length",  # 0.9 on
+        "the TPU simulator cannot run a vmapped pallas_call whose compiler params give "
+        "dimension_semantics (vmap adds a grid dimension, the simulator zips the grid with "
+        "the semantics given): a JAX limitation from 0.6.2, the kernel lowers for TPU",
     ),
     (
-        "has no attribute 'GPUMesh'",
-        "plgpu.GPUMesh(axis_names=..., approx_math=...) became plgpu.Mesh(grid_names=..., "
-        "thread_name=...) with approx_math in pl.core_map's compiler params: migrate notes "
-        "it and leaves it to a person (the shim and patch() serve GPUMesh but refuse "
-        "approx_math)",
+        "Only thread-collective allocations are supported in multithreaded kernels",
+        "a Mosaic GPU change of meaning (JAX 0.6.1): a pl.run_scoped allocation in a kernel of "
+        "several threads (warpgroups) is no longer shared by them unless it says so "
+        "(collective_axes=<the thread axis>); the old kernel never had to, and which "
+        "allocations the threads share is the kernel's to say: JAX's own newer kernel says it",
+    ),
+    (
+        "has no attribute 'TransposeTransform'",
+        "a Mosaic GPU change of meaning: plgpu.TransposeTransform, an SMEM layout transform up "
+        "to 0.8.3, became a ref transform in JAX 0.9.0 and went in 0.10.1; JAX's own newer "
+        "kernel leaves it out of the SMEM transforms and transposes at the use "
+        "(ref.transpose(...)), a layout no tool can choose for the kernel",
+    ),
+    (
+        "plgpu.TransposeTransform is not in the installed JAX",
+        "the same change of meaning: plgpu.TransposeTransform, an SMEM layout transform to "
+        "0.8.3, went in JAX 0.10.1 (a ref transform from 0.9.0), and the shim will not guess "
+        "the layout the kernel wants",
     ),
     (
         "Expected the same number of in_tmem_layouts",
@@ -250,7 +263,7 @@ UNFIXED = (
     ),
     (
         "You need to prove the divisibility",
-        "a Mosaic GPU compiler change: its layout inference now needs the offset of a "
+        "a Mosaic GPU compiler change (JAX 0.11.0): its layout inference now needs the offset of a "
         "dynamic slice proven a multiple of the block (pl.multiple_of(start, block)), which "
         "the old kernel never had to say; JAX's own newer kernel adds it",
     ),

@@ -46,7 +46,7 @@ from pallas_compat.rules import (
     rule_for_feature,
     rule_for_form,
 )
-from report import _changes
+from report import _changes, _migrated
 from report._corpus import works
 from report._load import Snapshot
 from report._surface import ABSENT, DEPRECATED, PRESENT, RUNS, Surface
@@ -107,6 +107,17 @@ class Guide:
 def migrate_rewrites(feature: Feature) -> bool:
     """Does ``migrate`` rewrite the feature's old spellings (some forms at least)? Its rule says."""
     return migrate_fixes(rule_for_feature(feature))
+
+
+def migrate_writes(module: str, name: str, new: str, promised: bool, surface: Surface) -> bool:
+    """Does ``migrate --target new`` make a use of ``module.name`` run on ``new``: what it
+    writes, read back by ``doctor``, every Pallas name in it one ``new`` has (``_migrated``);
+    where it leaves a plain use untouched (its rule rewrites the calls it can prove), the
+    rule's word (``promised``)."""
+    found = _migrated.written(module, name, new)
+    if found is None:
+        return promised
+    return found.runs and all(surface.state(new, *place)[0] in RUNS for place in found.names)
 
 
 def owner(loc: str) -> Feature | None:
@@ -202,7 +213,7 @@ def name_change(
         if place is not None and place.spelling != spelling:
             since = surface.first(place.module, place.attr, PRESENT) or new
             what = f"renamed to {place.spelling} in JAX {since}; the old name went in {gone}"
-            rewrites = migrate_rewrites(feature)
+            rewrites = migrate_writes(module, name, new, migrate_rewrites(feature), surface)
             return Change(
                 ChangeKind.RENAMED,
                 spelling,
@@ -222,7 +233,7 @@ def name_change(
             what,
             feature.hint,
             served,
-            migrate_rewrites(feature),
+            migrate_writes(module, name, new, migrate_rewrites(feature), surface),
             anchor,
             dating,
             jax_advice(message, feature.hint),
@@ -230,13 +241,14 @@ def name_change(
     if module == GPU_LEGACY and surface.state(new, TRITON, name)[0] == PRESENT:
         place = Location(TRITON, name).spelling  # the legacy module was Triton's: patch() and
         what = f"module gone in JAX {gone}: {place}"  # migrate both follow the import
-        rewrites = migrate_fixes(gpu_module.RULE)
+        rewrites = migrate_writes(module, name, new, migrate_fixes(gpu_module.RULE), surface)
         return Change(ChangeKind.RENAMED, spelling, what, place, served, rewrites, anchor, dating)
     instead = instead_of(module, name, new, message)
     what = f"removed in JAX {gone}" + ("; pallas-compat serves it" if served else "")
     advice = jax_advice(message, instead)
+    rewrites = migrate_writes(module, name, new, False, surface)
     return Change(
-        ChangeKind.REMOVED, spelling, what, instead, served, False, anchor, dating, advice
+        ChangeKind.REMOVED, spelling, what, instead, served, rewrites, anchor, dating, advice
     )
 
 

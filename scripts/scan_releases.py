@@ -297,6 +297,7 @@ def call_forms(root: Path) -> dict[str, bool]:
         CallForm.BLOCK_SPEC_SUBCLASS: not rebuilds_specs(core),
         CallForm.BLOCKED_MODE: blocked_is_a_mode(root),
         CallForm.RECORDER_TWO_ARGS: recorder_arguments(root) == 2,
+        CallForm.COST_ESTIMATE_NUMBERS: not cost_estimate_wants_ints(root),
     }
 
 
@@ -329,6 +330,28 @@ def swaps_with_a_warning(block_spec: ast.ClassDef) -> bool:
         for n in ast.walk(init)
     )
     return warns and swaps
+
+
+def cost_estimate_wants_ints(root: Path) -> bool:
+    """Does ``CostEstimate.__post_init__`` check each field with ``isinstance(v, int)`` (from
+    0.5.3: a NumPy integer or a float is refused)? A release without the class refuses no
+    number (its name is drift of its own)."""
+    for loc in reversed(FEATURES_BY_KEY["cost_estimate"].locations):
+        hit = definition(root, loc.module, loc.attr)
+        if hit is None or not isinstance(hit[0], ast.ClassDef):
+            continue
+        post_init = [
+            n for n in hit[0].body if isinstance(n, ast.FunctionDef) and n.name == "__post_init__"
+        ]
+        return any(
+            isinstance(n, ast.Call)
+            and ast.unparse(n.func) == "isinstance"
+            and len(n.args) == 2
+            and ast.unparse(n.args[1]) == "int"
+            for fn in post_init
+            for n in ast.walk(fn)
+        )
+    return False
 
 
 def recorder_arguments(root: Path) -> int | None:
@@ -427,6 +450,29 @@ def definition(root: Path, module: str, name: str, depth: int = 0) -> tuple[ast.
             for alias in node.names:
                 if (alias.asname or alias.name) == name:
                     return definition(root, node.module, alias.name, depth + 1)
+    kept = deprecated_object(tree, name)
+    if kept is not None and kept != name:
+        return definition(root, module, kept, depth + 1)
+    return None
+
+
+def deprecated_object(tree: ast.Module, name: str) -> str | None:
+    """The module-level name a ``_deprecations`` entry keeps ``name``'s object under
+    (``"core_map": (message, _deprecated_core_map)`` from 0.11.1): a deprecated callable still
+    takes its keywords, and its signature is read there."""
+    for node in statements(tree):
+        if not is_deprecations(node) or not isinstance(node, ast.Assign):
+            continue
+        if not isinstance(node.value, ast.Dict):
+            continue
+        for key, value in zip(node.value.keys, node.value.values, strict=True):
+            if (
+                isinstance(key, ast.Constant)
+                and key.value == name
+                and isinstance(value, ast.Tuple)
+                and isinstance(value.elts[-1], ast.Name)
+            ):
+                return value.elts[-1].id
     return None
 
 
@@ -505,6 +551,116 @@ def forwarded(root: Path, node: ast.FunctionDef, module: str, kwargs: str, depth
             if hit is not None:
                 found |= parameters(root, *hit, depth + 1)
     return found
+
+
+def dataclass_options(node: ast.ClassDef) -> dict[str, bool] | None:
+    """``@dataclass(kw_only=True, ...)`` -> its boolean options; None for no dataclass."""
+    for decorator in node.decorator_list:
+        func = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if ast.unparse(func).rpartition(".")[2] != "dataclass":
+            continue
+        keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
+        return {
+            k.arg: bool(k.value.value)
+            for k in keywords
+            if k.arg and isinstance(k.value, ast.Constant)
+        }
+    return None
+
+
+def init_fields(node: ast.ClassDef) -> list[tuple[str, bool]]:
+    """A dataclass's own ``__init__`` fields, in order, each with whether it is keyword-only
+    (after a ``KW_ONLY`` marker, or ``field(kw_only=True)``); ``init=False`` fields left out."""
+    found = []
+    kw_only = False
+    for statement in node.body:
+        if not isinstance(statement, ast.AnnAssign) or not isinstance(statement.target, ast.Name):
+            continue
+        annotation = ast.unparse(statement.annotation)
+        if annotation.rpartition(".")[2] == "KW_ONLY":
+            kw_only = True
+            continue
+        name = statement.target.id
+        if "ClassVar" in annotation or name.isupper():
+            continue
+        options = {
+            k.arg: k.value.value
+            for k in (statement.value.keywords if isinstance(statement.value, ast.Call) else [])
+            if k.arg and isinstance(k.value, ast.Constant)
+        }
+        if options.get("init") is False:
+            continue
+        found.append((name, kw_only or bool(options.get("kw_only"))))
+    return found
+
+
+def positional(root: Path, node: ast.AST, module: str, depth: int = 0) -> tuple[str, ...] | None:
+    """What a ``def`` or class takes by position, in order (``plgpu.Barrier``: ``num_arrivals,
+    num_barriers`` to 0.6.1, nothing from 0.6.2, a ``kw_only`` dataclass); None where that
+    cannot be read (``*args``, a class built another way)."""
+    if isinstance(node, ast.FunctionDef):
+        args = node.args
+        if args.vararg is not None:
+            return None
+        return tuple(a.arg for a in args.posonlyargs + args.args if a.arg not in ("self", "cls"))
+    if not isinstance(node, ast.ClassDef) or depth > 4:
+        return None
+    init = next(
+        (n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None
+    )
+    if init is not None:
+        return positional(root, init, module)
+    options = dataclass_options(node)
+    inherited: list[str] = []
+    for base, where in base_classes(root, node, module):
+        found = positional(root, base, where, depth + 1)
+        if found is None:
+            return None
+        inherited += found
+    if options is None:
+        return tuple(inherited) if inherited else None
+    if options.get("kw_only"):
+        return tuple(inherited)
+    return (*inherited, *(name for name, kw_only in init_fields(node) if not kw_only))
+
+
+def public_positionals(root: Path) -> dict[str, tuple[str, ...]]:
+    """``module:name`` -> what each public callable of the public modules takes by position."""
+    found = {}
+    for module in PUBLIC_MODULES:
+        for name, state in top_level_names(root, module).items():
+            if name.startswith("_") or not works(state):
+                continue
+            hit = definition(root, module, name)
+            if hit is not None and (taken := positional(root, *hit)) is not None:
+                found[f"{module}:{name}"] = taken
+    return found
+
+
+def positional_ranges(
+    versions: list[str], per_release: dict[str, dict[str, tuple[str, ...]]]
+) -> dict[str, dict[str, Any]]:
+    """For each public callable whose positions changed while it lived: the releases it lived
+    in, and each position in order as ``[name, releases that take an argument there]`` (the
+    name the newest such release gives it); a call with ``k`` positional arguments works where
+    position ``k`` is taken."""
+    table: dict[str, dict[str, Any]] = {}
+    for key in sorted(set().union(*(per_release[v] for v in versions))):
+        lived = [v for v in versions if key in per_release[v]]
+        lived_spans = ranges([(v, v in lived) for v in versions])
+        widest = max(len(per_release[v][key]) for v in lived)
+        positions = []
+        for index in range(widest):
+            having = [v for v in lived if len(per_release[v][key]) > index]
+            positions.append(
+                [
+                    per_release[having[-1]][key][index],
+                    ranges([(v, v in having) for v in versions]),
+                ]
+            )
+        if any(spans != lived_spans for _, spans in positions):
+            table[key] = {"lived": lived_spans, "positions": positions}
+    return table
 
 
 def public_signatures(root: Path) -> dict[str, set[str]]:
@@ -622,6 +778,7 @@ class Readings:
     warned: dict[str, dict[str, bool]] = field(default_factory=dict)
     fields: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     signatures: dict[str, dict[str, set[str]]] = field(default_factory=dict)
+    positionals: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)
     members: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     #: JAX's deprecation messages (the newest release's wording wins) and proven moves.
     messages: dict[str, str] = field(default_factory=dict)
@@ -639,6 +796,7 @@ def read(versions: list[str], cache: Path) -> Readings:
         found.warned[version] = warned_forms(root)
         found.fields[version] = param_fields(root)
         found.signatures[version] = public_signatures(root)
+        found.positionals[version] = public_positionals(root)
         found.members[version] = enum_members(root)
         release_messages = {}
         for module in PUBLIC_MODULES:
@@ -730,6 +888,7 @@ def table(found: Readings, versions: list[str], cache: Path) -> dict[str, Any]:
         "names": name_ranges(found, versions, locations),
         "other_names": other_name_ranges(found, versions),
         "keywords": keyword_ranges(versions, found.signatures),
+        "positional": positional_ranges(versions, found.positionals),
         "deprecated": deprecated_ranges(versions, found.names),
         "members": {
             f"{enum}.{member}": spans

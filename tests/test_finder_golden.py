@@ -20,10 +20,22 @@ sys.path.insert(0, str(REPO / "scripts"))
 
 from record_doctor_golden import files  # noqa: E402
 
+#: Rules written after the reference revision: it could not find their uses.
+LATER_RULES = frozenset({"PAL109", "PAL212", "PAL213"})
+#: (rule, API) of the reference's rules that learnt a use since, from a fact added on purpose.
+LATER_FACTS = {
+    ("PAL211", "plgpu.load(idx=...)"): "JAX 0.12.0 moved plgpu.load's idx into the ref "
+    "(KEYWORD_MOVES), and the rule reads the argument given by position too",
+}
+
 
 def rows(path: str, data: bytes) -> list[list[object]]:
-    """The uses as the golden records them."""
-    return [[u.line, u.column, u.code, u.api, u.certain] for u in uses_in(path, data)]
+    """The uses as the golden records them, less what the reference could not know."""
+    return [
+        [u.line, u.column, u.code, u.api, u.certain]
+        for u in uses_in(path, data)
+        if u.code not in LATER_RULES and (u.code, u.api) not in LATER_FACTS
+    ]
 
 
 def test_the_ast_path_finds_every_use_the_libcst_path_found() -> None:

@@ -89,6 +89,8 @@ CASES = (
     ),
     Idiom("imports.py", "0.4.30", lambda m: m.tripled(X[0]), lambda: 3 * X64[0]),
     Idiom("memory_space.py", "0.6.2", lambda m: m.doubled(X), lambda: 2 * X64),
+    Idiom("cost_estimate_numbers.py", "0.4.38", lambda m: m.scaled(X), lambda: 1.5 * X64 + 1.0),
+    Idiom("device_id_type.py", "0.6.2", lambda m: m.ring(X), lambda: X64),
 )
 
 

@@ -193,10 +193,28 @@ def test_gpu_mesh_is_the_mesh_of_its_axis_names() -> None:
         "wg",
     )
     assert plgpu.GPUMesh((4,), (), None, ("i",)).grid_names == ("i",)
-    with pytest.raises(pallas_compat.PallasCompatError, match="compiler_params"):
-        plgpu.GPUMesh(grid=(2,), num_threads=1, axis_names=("x", "wg"), approx_math=True)
     with pytest.raises(ValueError, match="as many axis names"):
         plgpu.GPUMesh(grid=(2,), num_threads=1, axis_names=("x",))
+
+
+def test_approx_math_on_the_mesh_reaches_the_core_maps_compiler_params() -> None:
+    """``plgpu.GPUMesh(approx_math=True)`` (0.4.36-0.4.38, scanned) where the mesh no longer
+    takes it: the mesh carries it, and ``pl.core_map(mesh)`` hands JAX compiler params with it,
+    as JAX's own kernels write it from 0.5.0."""
+    if not (has("GPUMesh") or native_or_refused("Mesh")):
+        return
+    mesh = plgpu.GPUMesh(grid=(2,), num_threads=1, axis_names=("x", "wg"), approx_math=True)
+    if scanned("keywords", f"{MGPU}:GPUMesh.approx_math"):
+        assert mesh.approx_math is True  # JAX's own mesh takes it
+        return
+    assert getattr(mesh, _mosaic_gpu.CARRIED) == {"approx_math": True}
+    given: dict[str, Any] = {}
+    params = pallas_compat.plmgpu.CompilerParams
+    core_map = _mosaic_gpu.core_map_with_carried(lambda m, **kw: given.update(kw), params)
+    core_map(mesh)
+    assert given["compiler_params"] == params(approx_math=True)
+    core_map(mesh, compiler_params=params(max_concurrent_steps=3))
+    assert given["compiler_params"] == params(max_concurrent_steps=3, approx_math=True)
 
 
 def test_a_stand_in_mesh_class_gets_the_split_names() -> None:
@@ -210,3 +228,19 @@ def test_a_stand_in_mesh_class_gets_the_split_names() -> None:
         "num_threads": None,
         "thread_name": None,
     }
+
+
+def test_a_barrier_takes_its_old_positions_as_keywords() -> None:
+    """``plgpu.Barrier(1, num_barriers=2)``: JAX 0.6.2 made ``Barrier`` keyword-only (the scan
+    reads its ``kw_only`` dataclass); through the shim, and after ``patch()``, the position
+    still means ``num_arrivals`` on every release that has a Barrier."""
+    if not native_or_refused("Barrier"):
+        return
+    assert plgpu.Barrier(1, num_barriers=2).num_arrivals == 1
+    from jax.experimental.pallas import mosaic_gpu as native
+
+    pallas_compat.patch()
+    try:
+        assert native.Barrier(3, num_barriers=2).num_arrivals == 3
+    finally:
+        pallas_compat.unpatch()

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 from pallas_compat.facts import _table
 from pallas_compat.facts._table import (
+    GPU_MESHES,
     MEMBER_FORMS,
     MEMBER_MOVES,
+    MESH_PARAMS_BACKEND,
     NAMESPACE_OF,
     WRITE_INSTEAD,
     Feature,
@@ -142,6 +144,21 @@ class Registry:
                 if alias is not None and (not loc.private or feature.outside):
                     found.setdefault((alias, loc.attr), spans_of(having))
         return found
+
+    @functools.cached_property
+    def mesh_options_moved(self) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Option -> the releases whose Mosaic GPU mesh took it, for the options JAX moved off
+        the mesh into the compiler params (``plgpu.GPUMesh(approx_math=)`` to 0.4.38, then
+        ``pl.core_map(mesh, compiler_params=plgpu.CompilerParams(approx_math=))``): a keyword
+        some release's mesh took that the params have, both scanned."""
+        fields = self.ranges["compiler_params_fields"].get(MESH_PARAMS_BACKEND, {})
+        keywords = self.ranges.get("keywords", {})
+        return {
+            option: pairs(spans)
+            for mesh in GPU_MESHES
+            for option, spans in sorted(keywords.get(mesh, {}).items())
+            if option in fields
+        }
 
     @functools.cached_property
     def needles(self) -> tuple[bytes, ...]:

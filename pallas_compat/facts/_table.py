@@ -53,6 +53,11 @@ class ScannedName(TypedDict):
     moved_to: str | None
 
 
+class ScannedPositions(TypedDict):
+    lived: Spans
+    positions: list[tuple[str, Spans]]
+
+
 class ReleaseRanges(TypedDict):
     """``release_ranges.json``, written by ``scripts/scan_releases.py`` from every release's
     sources; keys are ``module:name`` (``jax.experimental.pallas.tpu:TPUCompilerParams``)."""
@@ -71,6 +76,10 @@ class ReleaseRanges(TypedDict):
     other_names: dict[str, Spans]
     #: ``module:callable`` -> each keyword that came or went while the callable lived.
     keywords: dict[str, dict[str, Spans]]
+    #: ``module:callable`` -> the releases it lived in and each position in order, ``[name,
+    #: releases that take an argument there]``, for the callables whose positions changed
+    #: while they lived (``plgpu.Barrier`` became keyword-only in 0.6.2).
+    positional: dict[str, ScannedPositions]
     #: Names that still work but warn (JAX's ``_deprecations`` holds them with their object).
     deprecated: dict[str, Spans]
     #: ``module:Enum.MEMBER`` -> releases.
@@ -767,7 +776,12 @@ BACKENDS: tuple[Backend, ...] = (
         params_source="jax/_src/pallas/triton/core.py",
         dict_ignored_unknown_keys=True,
     ),
-    Backend("mosaic_gpu", "mosaic_gpu", "mosaic_gpu_compiler_params"),
+    Backend(
+        "mosaic_gpu",
+        "mosaic_gpu",
+        "mosaic_gpu_compiler_params",
+        params_source="jax/_src/pallas/mosaic_gpu/core.py",
+    ),
 )
 BACKENDS_BY_KEY: dict[str, Backend] = {b.key: b for b in BACKENDS}
 #: The TPU backend (Mosaic): what ``pallas_call`` uses when nothing picks another.
@@ -813,6 +827,9 @@ class CallForm(str, enum.Enum):
     #: ``pltpu.InterpretParams(grid_point_recorder=f)`` with ``f(grid_point, core_id)``; later
     #: releases call ``f(token, grid_point, core_id)`` and want the token back.
     RECORDER_TWO_ARGS = "grid_point_recorder=f(grid_point, core_id)"
+    #: ``pl.CostEstimate(bytes_accessed=np.prod(shape) * itemsize)``: a NumPy integer (or a
+    #: float, as ``Compiled.cost_analysis()`` gives) where later releases check for ``int``.
+    COST_ESTIMATE_NUMBERS = "pl.CostEstimate(<a field that is a NumPy integer or a float>)"
 
     def __str__(self) -> str:
         return str(self.value)
@@ -856,6 +873,10 @@ CALL_FORMS: Advice = Advice(
         "simulator threads a token through the recorder)",
         CallForm.BLOCKED_MODE: "leave indexing_mode= out: blocked is the default (from JAX 0.6.1 "
         "pl.Blocked(block_size) is a block dimension)",
+        CallForm.COST_ESTIMATE_NUMBERS: lambda: (
+            f"{FEATURES_BY_KEY['cost_estimate'].modern.spelling}(flops=int(...), "
+            "transcendentals=int(...), bytes_accessed=int(...)): every field a Python int"
+        ),
         CallForm.BLOCK_SPEC_SUBCLASS: "an __init__ that passes every other field on: def __init__("
         "self, index_map, block_shape, **fields): super().__init__(block_shape=block_shape, "
         "index_map=index_map, **fields) (JAX rebuilds specs with spec.replace(memory_space=...))",
@@ -881,6 +902,7 @@ GPU_MODULE = CallForm.GPU_MODULE
 BLOCK_SPEC_SUBCLASS = CallForm.BLOCK_SPEC_SUBCLASS
 BLOCKED_MODE = CallForm.BLOCKED_MODE
 RECORDER_TWO_ARGS = CallForm.RECORDER_TWO_ARGS
+COST_ESTIMATE_NUMBERS = CallForm.COST_ESTIMATE_NUMBERS
 
 
 #: What to write for a ``pallas_call`` keyword that some release lacks (the releases of each
@@ -964,7 +986,18 @@ KEYWORD_MOVES: dict[tuple[str, str, str], str] = {
     (MOSAIC_GPU, "copy_gmem_to_smem", "partitioned_axis"): (
         "leader_tracked=plgpu.CopyPartition.PARTITIONED(axis) (None: leave it out)"
     ),
+    (
+        MOSAIC_GPU,
+        "load",
+        "idx",
+    ): "index the ref: plgpu.load(src.at[idx], ...) (idx=(): plgpu.load(src))",
 }
+
+
+#: The Mosaic GPU meshes (``module:name``), and the backend whose compiler params took the
+#: options JAX moved off them (``approx_math``, found by the scan: ``mesh_options_moved``).
+GPU_MESHES = (f"{MOSAIC_GPU}:GPUMesh", f"{MOSAIC_GPU}:Mesh")
+MESH_PARAMS_BACKEND = "mosaic_gpu"
 
 
 #: What to write instead of a keyword JAX dropped from a callable with no successor, where
@@ -1017,6 +1050,37 @@ def keyword_releases(callable_key: str, name: str) -> list[list[str]]:
     """The releases whose ``callable_key`` (``module:name``) takes keyword ``name``, where that
     changed while the callable lived; [] where it never did (or is not known)."""
     return release_ranges().get("keywords", {}).get(callable_key, {}).get(name, [])
+
+
+def positions(callable_key: str) -> list[tuple[str, Spans]]:
+    """Each position of ``callable_key`` in order, with the releases that take an argument
+    there; [] where its positions never changed (or it is not known)."""
+    found = release_ranges().get("positional", {}).get(callable_key)
+    return [(name, spans) for name, spans in found["positions"]] if found else []
+
+
+def positions_dropped() -> frozenset[str]:
+    """The callables (``module:name``) a later release takes fewer arguments by position than
+    an earlier one (``plgpu.Barrier``, keyword-only from 0.6.2): the shim takes the old
+    positions as keywords there."""
+    return frozenset(
+        key
+        for key, found in release_ranges().get("positional", {}).items()
+        if any(
+            parsed(spans[-1][1]) < parsed(found["lived"][-1][1]) for _, spans in found["positions"]
+        )
+    )
+
+
+def positional_releases(callable_key: str, given: int) -> tuple[Spans, Spans] | None:
+    """(the releases whose ``callable_key`` takes ``given`` arguments by position, the releases
+    it lived in), where its positions changed while it lived and some of them do not; None
+    where all do (or it is not known)."""
+    found = release_ranges().get("positional", {}).get(callable_key)
+    if not found or not 0 < given <= len(found["positions"]):
+        return None
+    spans = found["positions"][given - 1][1]
+    return None if spans == found["lived"] else (spans, found["lived"])
 
 
 def renamed_keyword(callable_key: str, name: str) -> str | None:

@@ -8,6 +8,7 @@ statement being rewritten) and a dispatcher over their rewrites (``pallas_compat
 
 from __future__ import annotations
 
+import ast
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -41,6 +42,7 @@ from pallas_compat.lint._noqa import Silenced, silenced
 from pallas_compat.rules._argument_order import Bindings
 from pallas_compat.rules._context import RewriteContext
 from pallas_compat.rules._expansions import Expansions, expansions
+from pallas_compat.rules._numbers import FlatReading
 from pallas_compat.rules._rewrite import MARKER, noted, one_per_line, with_header_notes
 
 __all__ = ["MARKER", "Migration", "Migrator", "migrate_module"]
@@ -155,16 +157,17 @@ class MigratorBase(cst.CSTTransformer):
 
     def replacement(self, drift: Drift | Feature) -> Location | None:
         """The newest public spelling of a renamed feature that works on the target, or where
-        JAX moved the same object."""
+        JAX moved the same object; where the target has it only deprecated (it works, with a
+        warning: ``pl.DeviceIdType`` on 0.12.0.1), that spelling, which the rule notes."""
         if isinstance(drift, Drift) and drift.moved_to is not None:
-            return drift.moved_to if self.works(drift.moved_to) else None
+            return drift.moved_to if self.works_in(drift.moved_to.releases) else None
         feature = drift.feature if isinstance(drift, Drift) else drift
         if feature is None or not feature.renamed:
             return None
-        for loc in reversed(feature.locations):
-            if (not loc.private or feature.outside) and self.works(loc):
-                return loc
-        return None
+        served = [loc for loc in reversed(feature.locations) if not loc.private or feature.outside]
+        return next((loc for loc in served if self.works(loc)), None) or next(
+            (loc for loc in served if self.works_in(loc.releases)), None
+        )
 
     def replacement_params(self, backend: str) -> Location | None:
         return self.replacement(FEATURES_BY_KEY[BACKENDS_BY_KEY[backend].feature])
@@ -185,6 +188,10 @@ class MigratorBase(cst.CSTTransformer):
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
+
+    def source_reading(self) -> FlatReading:
+        """The module's imports and assignments, read with ``ast`` once for every target."""
+        return self.once("source_reading", lambda: FlatReading(ast.parse(self.module.code)))
 
     # -- dispatch
 

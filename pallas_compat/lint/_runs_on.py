@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from pallas_compat.facts._served import SERVED_KEYWORDS, shim_serves
 from pallas_compat.facts._table import ALIASES, NAMESPACE_OF, scanned_releases
 from pallas_compat.lint._report import FileRuns, RunsOn
+from pallas_compat.rules import gpu_mesh
 from pallas_compat.rules._use import Use, UseState, runs
 
 #: Rules whose old form the shim's facades (or ``patch()``) take on every release.
@@ -24,7 +25,8 @@ from pallas_compat.rules._use import Use, UseState, runs
 FORMS_SERVED = frozenset(
     {
         *("PAL103", "PAL104", "PAL107", "PAL201", "PAL202", "PAL203", "PAL204", "PAL205"),
-        *("PAL206", "PAL208", "PAL209", "PAL210", "PAL211", "PAL303", "PAL304"),
+        *("PAL206", "PAL208", "PAL209", "PAL210", "PAL211", "PAL212", "PAL213"),
+        *("PAL303", "PAL304"),
     }
 )
 #: ``pallas_call(name=...)``: the keyword a PAL207 use names.
@@ -49,6 +51,8 @@ def served(use: Use, release: str) -> bool:
     if not use.certain:
         return False
     keyword = KEYWORD.match(use.api)
+    if use.code == gpu_mesh.RULE.code:
+        return gpu_mesh.served_on(use.api, release)
     if use.code == "PAL207":
         return keyword is not None and keyword.group(1) in SERVED_KEYWORDS
     if use.api in NAMESPACE_OF:  # a module old files import (jax.util): patch() installs it,

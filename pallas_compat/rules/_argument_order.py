@@ -19,12 +19,18 @@ def positional(call: cst.Call) -> list[cst.Arg]:
 
 
 class Bindings(cst.CSTVisitor):
-    """What each name of a module is bound to: assigned values and ``def``s, any scope."""
+    """What each name of a module is bound to: assigned values and ``def``s, any scope; and
+    its calls by the name they call (``pl.core_map(mesh)`` under ``core_map``)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.values: dict[str, list[cst.BaseExpression]] = {}
         self.functions: dict[str, list[cst.FunctionDef]] = {}
+        self.calls: dict[str, list[cst.Call]] = {}
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = cst.helpers.get_full_name_for_node(node.func) or ""
+        self.calls.setdefault(name.rpartition(".")[2], []).append(node)
 
     def visit_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:

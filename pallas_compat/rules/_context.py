@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from pallas_compat.facts._table import Feature, Location
     from pallas_compat.rules._argument_order import Bindings
     from pallas_compat.rules._expansions import Expansions
+    from pallas_compat.rules._numbers import FlatReading
     from pallas_compat.rules._read import Bindings as ReadBindings
     from pallas_compat.rules._rule import Rule
     from pallas_compat.rules._scopes import Scopes
@@ -109,3 +110,5 @@ class RewriteContext(Walk, Protocol):
     def unmark(self, prefix: str) -> None: ...
 
     def code(self, node: cst.CSTNode) -> str: ...
+
+    def source_reading(self) -> FlatReading: ...

@@ -86,7 +86,10 @@ def is_call_to(node: ast.Call, reader: Reader, name: str) -> bool:
 
 
 def callable_key(node: ast.AST, reader: Reader) -> str | None:
-    """``module:name`` of the public Pallas callable an expression names, if any."""
+    """``module:name`` of the public Pallas callable an expression names, if any (not what a
+    call of one returns: ``plgpu.kernel(body, ...)(x)`` calls the kernel, not ``kernel``)."""
+    if isinstance(node, ast.Call):
+        return None
     for qname in reader.qualified(node):
         module, _, name = qname.rpartition(".")
         if module in PUBLIC_MODULES:
@@ -146,8 +149,10 @@ def bound_callable(node: ast.AST, reader: Reader, bindings: Callable[[], Binding
     if len(values) != 1 or node.id in bindings().functions:
         return None
     (value,) = values
-    if isinstance(value, ast.Call) and is_partial(value, reader) and value.args:
-        return callable_key(value.args[0], reader)
+    if isinstance(value, ast.Call):  # what a call returned is no callable of the table,
+        if is_partial(value, reader) and value.args:  # but a partial of one is
+            return callable_key(value.args[0], reader)
+        return None
     return callable_key(value, reader)
 
 

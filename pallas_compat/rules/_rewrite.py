@@ -53,6 +53,16 @@ def without_argument(call: cst.Call, arg: cst.Arg | None) -> cst.Call:
     return call.with_changes(args=args)
 
 
+def with_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
+    """``call`` with ``arg`` last; the one before gets a comma where it had none."""
+    args = list(call.args)
+    if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
+        args[-1] = args[-1].with_changes(
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+        )
+    return call.with_changes(args=[*args, arg])
+
+
 def noted(whitespace: cst.TrailingWhitespace, notes: list[str]) -> cst.TrailingWhitespace:
     """The line's end with the notes as one comment (after the author's, never twice)."""
     comment = whitespace.comment

@@ -72,7 +72,10 @@ def dict_params(call: cst.Call) -> tuple[str, list[tuple[str, cst.BaseExpression
 
 
 def callable_key(node: cst.BaseExpression, visitor: ReadsMetadata) -> str | None:
-    """``module:name`` of the public Pallas callable an expression names, if any."""
+    """``module:name`` of the public Pallas callable an expression names, if any (not what a
+    call of one returns: ``plgpu.kernel(body, ...)(x)`` calls the kernel, not ``kernel``)."""
+    if isinstance(node, cst.Call):
+        return None
     for qname in qualified(node, visitor):
         module, _, name = qname.rpartition(".")
         if module in PUBLIC_MODULES:
@@ -114,8 +117,10 @@ def bound_callable(
     if len(values) != 1 or node.value in bindings().functions:
         return None
     (value,) = values
-    if isinstance(value, cst.Call) and is_partial(value, visitor) and value.args:
-        return callable_key(value.args[0].value, visitor)
+    if isinstance(value, cst.Call):  # what a call returned is no callable of the table,
+        if is_partial(value, visitor) and value.args:  # but a partial of one is
+            return callable_key(value.args[0].value, visitor)
+        return None
     return callable_key(value, visitor)
 
 

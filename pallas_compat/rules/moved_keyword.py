@@ -16,14 +16,14 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from pallas_compat.facts._table import KEYWORD_MOVES, Location, keyword_releases
+from pallas_compat.facts._table import KEYWORD_MOVES, Location, keyword_releases, positions
 from pallas_compat.rules import _read
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._keywords import keyword_args, keyword_use, label
-from pallas_compat.rules._rewrite import without_argument
+from pallas_compat.rules._rewrite import subscript, without_argument
 from pallas_compat.rules._rule import Fix, Rule
 from pallas_compat.rules._syntax import called
-from pallas_compat.rules._use import Use
+from pallas_compat.rules._use import Use, use_at
 
 RULE = Rule(
     "PAL211",
@@ -49,6 +49,16 @@ def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
         hint = advice(key, keyword)
         if hint is not None:
             yield keyword_use(f, key, arg, f"{label(key, keyword)} moved: {hint}")
+    for name, value in zip(position_names(key), _read.positional(node)[target[1] :], strict=False):
+        hint = advice(key, name)
+        if hint is not None:
+            spans = keyword_releases(key, name)
+            yield use_at(f, value, label(key, name), spans, f"{label(key, name)} moved: {hint}")
+
+
+def position_names(key: str) -> list[str]:
+    """What each position of ``key`` is called, where its positions changed (the scan)."""
+    return [name for name, _ in positions(key)]
 
 
 def spec_calls(specs: cst.BaseExpression, m: RewriteContext) -> list[cst.Call] | None:
@@ -127,15 +137,32 @@ def partitioned_as_leader_tracked(
     return call.with_changes(args=[moved if a is arg else a for a in call.args])
 
 
+def idx_into_ref(
+    m: RewriteContext, original: cst.Call, call: cst.Call, arg: cst.Arg
+) -> cst.Call | None:
+    """``plgpu.load(src, idx, ...)`` -> ``plgpu.load(src.at[idx], ...)``; ``idx=()`` (the whole
+    ref) -> ``plgpu.load(src, ...)``, as JAX's own kernels were rewritten for 0.12.0."""
+    src = call.args[0] if call.args and call.args[0].keyword is None else None
+    if src is None or src is arg:
+        return None
+    value = arg.value
+    whole = isinstance(value, cst.Tuple) and not value.elements
+    view = src.value if whole else subscript(cst.Attribute(src.value, cst.Name("at")), value)
+    kept = without_argument(call, arg)
+    return kept.with_changes(args=[kept.args[0].with_changes(value=view), *kept.args[1:]])
+
+
 REWRITES = {
     ("emit_pipeline", "delay_release"): delay_release_into_specs,
     ("copy_gmem_to_smem", "partitioned_axis"): partitioned_as_leader_tracked,
+    ("load", "idx"): idx_into_ref,
 }
 #: Where each moved keyword lives now: (callable, keyword) whose scanned releases say which
 #: targets take the new form.
-DESTINATIONS = {
+DESTINATIONS: dict[tuple[str, str], tuple[str, str] | None] = {
     ("emit_pipeline", "delay_release"): ("BlockSpec", "delay_release"),
     ("copy_gmem_to_smem", "partitioned_axis"): ("copy_gmem_to_smem", "leader_tracked"),
+    ("load", "idx"): None,  # into the ref, which every release indexes
 }
 KEYWORD_MOVES_MODULE = {(name, keyword): module for module, name, keyword in KEYWORD_MOVES}
 
@@ -146,14 +173,18 @@ def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cs
         return None
     key = target[0]
     name = Location.parse(key).attr
-    for keyword, arg in keyword_args(updated):
+    given = [a for a in updated.args if a.keyword is None and not a.star][target[1] :]
+    named = [*zip(position_names(key), given, strict=False), *keyword_args(updated)]
+    for keyword, arg in named:
         hint = advice(key, keyword)
         spans = keyword_releases(key, keyword)
         if hint is None or not spans or m.works_in(spans):
             continue
-        where, new_keyword = DESTINATIONS[(name, keyword)]
+        destination = DESTINATIONS[(name, keyword)]
         module = KEYWORD_MOVES_MODULE[(name, keyword)]
-        if not m.works_in(keyword_releases(f"{module}:{where}", new_keyword)):
+        if destination is not None and not m.works_in(
+            keyword_releases(f"{module}:{destination[0]}", destination[1])
+        ):
             m.mark(
                 f"{label(key, keyword)} is not taken by JAX {m.target}, nor is its new place "
                 f"({hint}): keep an older JAX"

@@ -12,7 +12,7 @@ import ast
 
 import libcst as cst
 
-from pallas_compat.facts._table import GPU_LEGACY, TRITON, Feature
+from pallas_compat.facts._table import GPU_LEGACY, TRITON, Feature, Location
 from pallas_compat.rules._context import FindContext, RewriteContext
 from pallas_compat.rules._rewrite import attr
 from pallas_compat.rules._rule import Fix, Rule
@@ -50,11 +50,22 @@ def rewrite_attribute(
         new = m.replacement(hit)
         if new is None:
             return None
+        note_deprecated(m, new)
         old = hit.location
         if new.module == old.module or (old.module == GPU_LEGACY and new.module == TRITON):
             return updated.with_changes(attr=cst.Name(new.attr))
         return attr(f"{m.alias_for(new.module)}.{new.attr}")
     return None
+
+
+def note_deprecated(m: RewriteContext, new: Location) -> None:
+    """Where the spelling written is the target's only one and JAX deprecated it there, say
+    so, with what to write once it goes."""
+    if m.works(new):
+        return
+    drift = m.table.drifted_names.get(f"{new.module}.{new.attr}")
+    advice = drift.hint if drift is not None else "keep an older JAX, or follow JAX's advice"
+    m.mark(f"{new.spelling} is deprecated in JAX {m.target} (works, warns): {advice}")
 
 
 def rewrite_import(m: RewriteContext, original: cst.Import, updated: cst.Import) -> cst.Import:
@@ -74,6 +85,8 @@ def moved_module(m: RewriteContext, dotted: str) -> str | None:
     if hit is None or m.works(hit.location):
         return None
     new = m.replacement(hit)
+    if new is not None:
+        note_deprecated(m, new)
     return None if new is None else f"{new.module}.{new.attr}"
 
 
@@ -95,6 +108,8 @@ def rewrite_import_from(
         keep_binding = alias.asname or cst.AsName(cst.Name(name))
         hit = m.table.drifted_names.get(f"{source}.{name}")
         new = m.replacement(hit) if hit and not m.works(hit.location) else None
+        if new is not None:
+            note_deprecated(m, new)
         if new is not None and new.module == base:
             alias = alias.with_changes(name=cst.Name(new.attr), asname=keep_binding)
         elif new is not None and hit is not None and hit.feature and hit.feature.outside:

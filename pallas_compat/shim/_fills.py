@@ -10,14 +10,17 @@ import enum
 import functools
 import importlib
 import inspect
+import itertools
+import numbers
 from collections.abc import Callable
 from typing import Any
 
 from packaging.version import Version
 
-from pallas_compat.facts._registry import renames
+from pallas_compat.facts._registry import registry, renames
 from pallas_compat.facts._table import (
     BACKENDS,
+    BACKENDS_BY_KEY,
     FEATURES_BY_KEY,
     FOR_LOOP,
     GPU_LEGACY,
@@ -27,6 +30,7 @@ from pallas_compat.facts._table import (
     LOOP_BODIES,
     MEMBER_FORMS,
     MEMBER_MOVES,
+    MESH_PARAMS_BACKEND,
     METHOD_FORMS,
     MOSAIC_GPU,
     NAMESPACE_OF,
@@ -43,6 +47,8 @@ from pallas_compat.facts._table import (
     backfilled_features,
     installed_jax,
     keyword_spellings,
+    positions,
+    positions_dropped,
 )
 from pallas_compat.shim import (
     _atomic_ops,
@@ -58,7 +64,14 @@ from pallas_compat.shim import (
 )
 from pallas_compat.shim._errors import missing, missing_name
 from pallas_compat.shim._module_like import Fill
-from pallas_compat.shim._resolve import Resolution, find, import_optional, native, resolve
+from pallas_compat.shim._resolve import (
+    Resolution,
+    deprecation_table,
+    find,
+    import_optional,
+    native,
+    resolve,
+)
 from pallas_compat.shim._warnings import warn_once
 
 
@@ -160,48 +173,67 @@ def native_in(alias: str, name: str) -> Any:
 
 
 def keywords_either_way(
-    fn: Callable[..., Any], renames: tuple[tuple[str, ...], ...]
+    fn: Callable[..., Any],
+    renames: tuple[tuple[str, ...], ...] = (),
+    by_position: tuple[str, ...] = (),
 ) -> Callable[..., Any]:
-    """``fn`` taking every spelling of each renamed keyword (groups of ``KEYWORD_RENAMES``);
-    a class stays a class (a facade: instances are the native class's)."""
+    """``fn`` taking every spelling of each renamed keyword (groups of ``KEYWORD_RENAMES``), and
+    the arguments older releases took by position where it takes them by keyword only
+    (``plgpu.Barrier(1, num_barriers=2)`` on 0.6.2 on: ``by_position`` names each position,
+    from the scan); a class stays a class (a facade: instances are the native class's)."""
     try:
-        takes = set(inspect.signature(fn).parameters)
+        parameters = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
         return fn
+    takes = {p.name for p in parameters}
     wanted = keyword_spellings(renames, takes)
-    if not wanted:
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        by_position = ()
+    positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
+    extra = tuple(
+        itertools.takewhile(lambda name: wanted.get(name, name) in takes, by_position[positional:])
+    )
+    if not wanted and not extra:
         return fn
+
+    def convert(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], Any]:
+        moved = dict(zip(extra, args[positional:], strict=False))
+        kept = args[:positional] if moved else args
+        return kept, {wanted.get(k, k): v for k, v in {**moved, **kwargs}.items()}
+
     if isinstance(fn, type):
-        return _facade.facade(
-            fn, lambda args, kwargs: (args, {wanted.get(k, k): v for k, v in kwargs.items()})
-        )
+        return _facade.facade(fn, convert)
 
     @functools.wraps(fn)
     def call(*args: Any, **kwargs: Any) -> Any:
-        return fn(*args, **{wanted.get(k, k): v for k, v in kwargs.items()})
+        args, kwargs = convert(args, kwargs)
+        return fn(*args, **kwargs)
 
     return call
 
 
-#: Classes with renamed fields that have fills of their own, which take the renames too.
-OWN_FILLS = frozenset({(TPU, "InterpretParams")})
-
-
-def renamed_keyword_fills(alias: str) -> dict[str, Fill]:
-    """Callables whose keywords JAX renamed (``pl.kernel(out_shape=)`` -> ``out_type=``,
-    ``plgpu.Barrier(for_tensor_core=)`` -> ``orders_tensor_core=``)."""
-    fills: dict[str, Fill] = {}
-    for (module, name), keywords in KEYWORD_RENAMES.items():
-        if NAMESPACE_OF.get(module) != alias or (module, name) in OWN_FILLS:
+def with_call_forms(alias: str, fills: dict[str, Fill]) -> dict[str, Fill]:
+    """``fills`` plus the callables whose keywords JAX renamed (``pl.kernel(out_shape=)`` ->
+    ``out_type=``) or made keyword-only (``plgpu.Barrier(num_arrivals, num_barriers)`` to
+    0.6.1): either form on every release. A name with a fill of its own keeps it, taking the
+    other forms on top; the others are JAX's callable, taking them."""
+    made = dict(fills)
+    changed = {Location.parse(key) for key in positions_dropped()}
+    for place in {*(Location(m, n) for m, n in KEYWORD_RENAMES), *changed}:
+        module, name = place.module, place.attr
+        if NAMESPACE_OF.get(module) != alias:
             continue
+        own = fills.get(name, functools.partial(native_or_missing, module, name))
 
-        def build(
-            module: str = module, name: str = name, keywords: tuple[tuple[str, ...], ...] = keywords
-        ) -> Any:
-            return keywords_either_way(native_or_missing(module, name), keywords)
+        def build(module: str = module, name: str = name, own: Fill = own) -> Any:
+            return keywords_either_way(
+                own(),
+                KEYWORD_RENAMES.get((module, name), ()),
+                tuple(n for n, _ in positions(f"{module}:{name}")),
+            )
 
-        fills[name] = build
-    return fills
+        made[name] = build
+    return made
 
 
 def renamed_fills(alias: str) -> dict[str, Fill]:
@@ -268,7 +300,6 @@ def scratch_grid_spec(**kwargs: Any) -> Any:
 def pl_fills() -> dict[str, Fill]:
     fills: dict[str, Fill] = {
         **renamed_fills("pl"),
-        **renamed_keyword_fills("pl"),
         "pallas_call": lambda: _pallas_call.make_pallas_call(
             native(PL, "pallas_call"), scratch_grid_spec
         ),
@@ -279,42 +310,46 @@ def pl_fills() -> dict[str, Fill]:
             for name in ("Unblocked", "unblocked", "blocked", "Element", "Squeezed", "squeezed")
         },
         "CostEstimate": cost_estimate_class,
+        "core_map": core_map_fill,
         "loop": loop_fill,
         **old_signature_fills("pl"),
     }
-    return fills
+    return with_call_forms("pl", fills)
 
 
 def tpu_fills() -> dict[str, Fill]:
-    return {
-        **renamed_fills("pltpu"),
-        **params_fills("pltpu"),
-        "InterpretParams": lambda: _interpret.tpu_params_class(
-            feature_object("tpu_simulator", "pltpu.InterpretParams")()
-        ),
-        "reset_tpu_interpret_mode_state": native_or(
-            TPU, "reset_tpu_interpret_mode_state", lambda: _interpret.reset_interpret_state
-        ),
-        "force_tpu_interpret_mode": native_or(
-            TPU,
-            "force_tpu_interpret_mode",
-            lambda: _interpret.force_tpu_interpret_mode,
-        ),
-        "ChipVersion": lambda: _tpu_info.chip_version_class(),
-        "get_tpu_info_for_chip": native_or(
-            TPU, "get_tpu_info_for_chip", lambda: _tpu_info.get_tpu_info_for_chip
-        ),
-        "repeat": native_or(
-            TPU,
-            "repeat",
-            lambda: backfilled("pltpu.repeat", tile_along, FEATURES_BY_KEY["tpu_repeat"].hint),
-        ),
-        "GridDimensionSemantics": native_or(
-            TPU, "GridDimensionSemantics", lambda: GridDimensionSemantics
-        ),
-        "PARALLEL": native_or(TPU, "PARALLEL", lambda: GridDimensionSemantics.PARALLEL),
-        "ARBITRARY": native_or(TPU, "ARBITRARY", lambda: GridDimensionSemantics.ARBITRARY),
-    }
+    return with_call_forms(
+        "pltpu",
+        {
+            **renamed_fills("pltpu"),
+            **params_fills("pltpu"),
+            "InterpretParams": lambda: _interpret.tpu_params_class(
+                feature_object("tpu_simulator", "pltpu.InterpretParams")()
+            ),
+            "reset_tpu_interpret_mode_state": native_or(
+                TPU, "reset_tpu_interpret_mode_state", lambda: _interpret.reset_interpret_state
+            ),
+            "force_tpu_interpret_mode": native_or(
+                TPU,
+                "force_tpu_interpret_mode",
+                lambda: _interpret.force_tpu_interpret_mode,
+            ),
+            "ChipVersion": lambda: _tpu_info.chip_version_class(),
+            "get_tpu_info_for_chip": native_or(
+                TPU, "get_tpu_info_for_chip", lambda: _tpu_info.get_tpu_info_for_chip
+            ),
+            "repeat": native_or(
+                TPU,
+                "repeat",
+                lambda: backfilled("pltpu.repeat", tile_along, FEATURES_BY_KEY["tpu_repeat"].hint),
+            ),
+            "GridDimensionSemantics": native_or(
+                TPU, "GridDimensionSemantics", lambda: GridDimensionSemantics
+            ),
+            "PARALLEL": native_or(TPU, "PARALLEL", lambda: GridDimensionSemantics.PARALLEL),
+            "ARBITRARY": native_or(TPU, "ARBITRARY", lambda: GridDimensionSemantics.ARBITRARY),
+        },
+    )
 
 
 def ref_and_index(ref: Any) -> tuple[Any, Any]:
@@ -359,12 +394,15 @@ def ref_access(name: str) -> Fill:
 
 
 def triton_fills() -> dict[str, Fill]:
-    return {
-        **renamed_fills("pltriton"),
-        "load": ref_access("load"),
-        "store": ref_access("store"),
-        **params_fills("pltriton"),
-    }
+    return with_call_forms(
+        "pltriton",
+        {
+            **renamed_fills("pltriton"),
+            "load": ref_access("load"),
+            "store": ref_access("store"),
+            **params_fills("pltriton"),
+        },
+    )
 
 
 def native_or_missing(module: str, name: str) -> Any:
@@ -415,32 +453,34 @@ def keyword_move_fill(module: str, name: str, keyword: str) -> Fill:
 
 
 def mosaic_gpu_fills() -> dict[str, Fill]:
-    return {
-        **renamed_fills("plmgpu"),
-        **renamed_keyword_fills("plmgpu"),
-        "InterpretGPUParams": feature_object("gpu_simulator", "plmgpu.InterpretGPUParams"),
-        **{
-            FEATURES_BY_KEY[owner].modern.attr: member_forms_fill(owner)
-            for owner, _ in MEMBER_FORMS
-            if NAMESPACE_OF[FEATURES_BY_KEY[owner].modern.module] == "plmgpu"
+    return with_call_forms(
+        "plmgpu",
+        {
+            **renamed_fills("plmgpu"),
+            "InterpretGPUParams": feature_object("gpu_simulator", "plmgpu.InterpretGPUParams"),
+            **{
+                FEATURES_BY_KEY[owner].modern.attr: member_forms_fill(owner)
+                for owner, _ in MEMBER_FORMS
+                if NAMESPACE_OF[FEATURES_BY_KEY[owner].modern.module] == "plmgpu"
+            },
+            **{
+                name: loop_body_fill(module, name, info)
+                for (module, name), info in LOOP_BODIES.items()
+                if NAMESPACE_OF[module] == "plmgpu"
+            },
+            **{
+                name: keyword_move_fill(module, name, keyword)
+                for module, name, keyword in KEYWORD_MOVES
+                if NAMESPACE_OF[module] == "plmgpu"
+            },
+            "GPUMesh": gpu_mesh,
+            **{
+                name: method_fill(module, name, method)
+                for (module, name), method in METHOD_FORMS.items()
+                if NAMESPACE_OF[module] == "plmgpu"
+            },
         },
-        **{
-            name: loop_body_fill(module, name, info)
-            for (module, name), info in LOOP_BODIES.items()
-            if NAMESPACE_OF[module] == "plmgpu"
-        },
-        **{
-            name: keyword_move_fill(module, name, keyword)
-            for module, name, keyword in KEYWORD_MOVES
-            if NAMESPACE_OF[module] == "plmgpu"
-        },
-        "GPUMesh": gpu_mesh,
-        **{
-            name: method_fill(module, name, method)
-            for (module, name), method in METHOD_FORMS.items()
-            if NAMESPACE_OF[module] == "plmgpu"
-        },
-    }
+    )
 
 
 def method_fill(module: str, name: str, method: str) -> Fill:
@@ -464,14 +504,45 @@ def method_fill(module: str, name: str, method: str) -> Fill:
 
 
 def gpu_mesh() -> Any:
-    """``plgpu.GPUMesh`` where JAX has it; on 0.6.1 on, made into a ``plgpu.Mesh``."""
-    old = native_in("plmgpu", "GPUMesh")
-    if old is not None:
-        return old
-    mesh = native_in("plmgpu", "Mesh")
-    if mesh is None:
-        raise missing_name(MOSAIC_GPU, "GPUMesh")
-    return _mosaic_gpu.mesh_from_axis_names(mesh)
+    """``plgpu.GPUMesh`` where JAX has it, on 0.6.1 on made into a ``plgpu.Mesh``; either way
+    taking the options JAX moved off the mesh (``approx_math``) where it no longer takes them:
+    the mesh carries them to ``pl.core_map``'s compiler params."""
+    made = native_in("plmgpu", "GPUMesh")
+    if made is None:
+        mesh = native_in("plmgpu", "Mesh")
+        if mesh is None:
+            raise missing_name(MOSAIC_GPU, "GPUMesh")
+        made = _mosaic_gpu.mesh_from_axis_names(mesh)
+        takes: set[str] = set(_mosaic_gpu.GPU_MESH_FIELDS)
+    else:
+        takes = set(inspect.signature(made).parameters)
+    moved = frozenset(registry().mesh_options_moved) - takes
+    if not moved or not core_map_takes_params():
+        return made  # nowhere to carry them (0.4.35's core_map takes no compiler params)
+    return _mosaic_gpu.carrying(made, moved)
+
+
+def core_map_takes_params() -> bool:
+    """Does the installed ``pl.core_map`` take ``compiler_params=`` (0.5.0 on)?"""
+    found = find(Location(PL, "core_map"))[1]
+    try:
+        return "compiler_params" in inspect.signature(found).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def core_map_fill() -> Any:
+    """``pl.core_map`` handing the options a shim-made mesh carries to the compiler params,
+    where the installed JAX reads them (``gpu_mesh``). Where JAX deprecated it (0.11.1), each
+    call still warns with JAX's own message, at the caller's line."""
+    state, found = find(Location(PL, "core_map"))
+    if state not in ("present", "deprecated"):
+        raise missing_name(PL, "core_map")
+    params_class = resolve(FEATURES_BY_KEY[BACKENDS_BY_KEY[MESH_PARAMS_BACKEND].feature]).obj
+    if params_class is None:
+        return found
+    entry = deprecation_table(importlib.import_module(PL)).get("core_map")
+    return _mosaic_gpu.core_map_with_carried(found, params_class, entry[0] if entry else None)
 
 
 def tile_along(x: Any, repeats: int, axis: int) -> Any:
@@ -531,11 +602,16 @@ class GridDimensionSemantics(str, enum.Enum):
 def whole_numbers(
     args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """Counts given as floats (what ``Compiled.cost_analysis()`` returns) made ints: newer
-    CostEstimates refuse floats ("All fields in CostEstimate must be ints")."""
+    """Counts made Python ints where they are NumPy integers (``np.prod(shape) * itemsize``)
+    or floats (what ``Compiled.cost_analysis()`` returns): from 0.5.3 a CostEstimate checks
+    ``isinstance(v, int)`` ("All fields in CostEstimate must be ints"); before, it took them."""
 
     def whole(value: Any) -> Any:
-        return int(value) if isinstance(value, float) else value
+        if isinstance(value, int):
+            return value
+        if isinstance(value, numbers.Integral):  # NumPy's: exact, however large
+            return int(value)
+        return int(float(value)) if isinstance(value, numbers.Real) else value
 
     return tuple(whole(a) for a in args), {k: whole(v) for k, v in kwargs.items()}
 

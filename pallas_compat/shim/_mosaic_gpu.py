@@ -9,12 +9,12 @@ import ast
 import dataclasses
 import functools
 import importlib
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from pallas_compat.facts._table import FEATURES_BY_KEY, MEMBER_FORMS, MOSAIC_GPU
 from pallas_compat.shim._enum_view import enum_view
-from pallas_compat.shim._errors import RefusedArgumentError
 
 
 def form_of(native: Any, form: str) -> Callable[[], Any]:
@@ -127,15 +127,82 @@ def partitioned_axis_as_leader_tracked(native: Callable[..., Any]) -> Callable[.
     return copy_gmem_to_smem
 
 
+def index_into_ref(native: Callable[..., Any]) -> Callable[..., Any]:
+    """``plgpu.load(src, idx, ...)`` (0.6.0-0.11.2) on a ``load`` that takes only the ref
+    (0.12.0 on): ``src.at[idx]``, the view JAX's own kernels pass since; ``()`` is the whole
+    ref."""
+
+    @functools.wraps(native)
+    def load(src: Any, *args: Any, **kwargs: Any) -> Any:
+        idx = args[0] if args else kwargs.pop("idx", ())
+        if isinstance(idx, tuple) and not idx:
+            return native(src, *args[1:], **kwargs)
+        return native(src.at[idx], *args[1:], **kwargs)
+
+    return load
+
+
 #: (callable, keyword) of ``KEYWORD_MOVES`` -> what serves the old keyword where JAX moved it.
 MOVERS: dict[tuple[str, str], Callable[[Callable[..., Any]], Callable[..., Any]]] = {
     ("emit_pipeline", "delay_release"): delay_release_per_input,
     ("copy_gmem_to_smem", "partitioned_axis"): partitioned_axis_as_leader_tracked,
+    ("load", "idx"): index_into_ref,
 }
 
 
 #: ``plgpu.GPUMesh``'s fields, in order (0.4.35-0.6.0; ``approx_math`` to 0.4.38).
 GPU_MESH_FIELDS = ("grid", "cluster", "num_threads", "axis_names")
+#: Where a mesh made by the shim keeps the options JAX moved off the mesh into the compiler
+#: params (``mesh_options_moved``), for ``pl.core_map(mesh)`` to hand on.
+CARRIED = "_pallas_compat_compiler_params"
+
+
+def carrying(make_mesh: Callable[..., Any], moved: frozenset[str]) -> Callable[..., Any]:
+    """``make_mesh`` taking the ``moved`` options it no longer takes: the mesh it makes keeps
+    them (``CARRIED``), and ``core_map_with_carried`` passes them to the compiler params, where
+    JAX reads them now."""
+
+    @functools.wraps(make_mesh)
+    def GPUMesh(*args: Any, **kwargs: Any) -> Any:
+        options = {name: kwargs.pop(name) for name in sorted(moved & set(kwargs))}
+        mesh = make_mesh(*args, **kwargs)
+        if options:
+            object.__setattr__(mesh, CARRIED, options)  # a frozen dataclass: one attribute more
+        return mesh
+
+    return GPUMesh
+
+
+def with_options(given: Any, options: dict[str, Any], params_class: Any) -> Any:
+    """``compiler_params`` with the carried ``options`` set: new params where none were given,
+    the given params' fields replaced, or a dict's Mosaic GPU entry updated."""
+    if given is None:
+        return params_class(**options)
+    if isinstance(given, dict):
+        return {**given, "mosaic_gpu": {**given.get("mosaic_gpu", {}), **options}}
+    return dataclasses.replace(given, **options)
+
+
+def core_map_with_carried(
+    native: Callable[..., Any], params_class: Any, deprecation: str | None = None
+) -> Callable[..., Any]:
+    """``pl.core_map(mesh, ...)`` that gives the compiler params the options the shim's mesh
+    carries (``plgpu.GPUMesh(approx_math=True)`` of JAX 0.4.36-0.4.38 runs as
+    ``pl.core_map(mesh, compiler_params=plgpu.CompilerParams(approx_math=True))``); where JAX
+    deprecated ``core_map``, each call warns with JAX's ``deprecation`` message."""
+
+    @functools.wraps(native)
+    def core_map(mesh: Any, *args: Any, **kwargs: Any) -> Any:
+        if deprecation is not None:
+            warnings.warn(deprecation, DeprecationWarning, stacklevel=2)
+        options = getattr(mesh, CARRIED, None)
+        if options:
+            kwargs["compiler_params"] = with_options(
+                kwargs.get("compiler_params"), options, params_class
+            )
+        return native(mesh, *args, **kwargs)
+
+    return core_map
 
 
 def mesh_from_axis_names(mesh: type) -> Callable[..., Any]:
@@ -145,11 +212,6 @@ def mesh_from_axis_names(mesh: type) -> Callable[..., Any]:
 
     def GPUMesh(*args: Any, **kwargs: Any) -> Any:
         given = dict(zip(GPU_MESH_FIELDS, args, strict=False)) | kwargs
-        if "approx_math" in given:
-            raise RefusedArgumentError(
-                "plgpu.GPUMesh(approx_math=...) has no place on plgpu.Mesh (JAX 0.5.0 moved it): "
-                "pass pl.core_map(mesh, compiler_params=plgpu.CompilerParams(approx_math=True))"
-            )
         unknown = sorted(set(given) - set(GPU_MESH_FIELDS))
         if unknown:
             raise TypeError(f"GPUMesh() got an unexpected keyword argument {unknown[0]!r}")

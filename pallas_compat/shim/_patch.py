@@ -3,6 +3,7 @@ written for an old JAX runs on a new one; ``unpatch()`` puts every attribute bac
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 import threading
@@ -20,7 +21,9 @@ from pallas_compat.facts._table import (
     NAMESPACE_OF,
     OUTSIDE_MODULES,
     TRITON,
+    Location,
     params_class_names,
+    positions_dropped,
 )
 from pallas_compat.shim import _resolve, _warnings
 from pallas_compat.shim._errors import PallasCompatError
@@ -29,17 +32,20 @@ from pallas_compat.shim._namespaces import namespace
 
 #: Fills that replace a name JAX has, because they accept more call forms than JAX does: the
 #: call, the spec and estimate classes (and ``pl.Blocked``, whose zero-argument form was the
-#: indexing mode), every name of a dict-era backend's params class (they
+#: indexing mode), the Mosaic GPU mesh and ``pl.core_map`` (the options JAX moved off the mesh
+#: travel from one to the other), every name of a dict-era backend's params class (they
 #: take dict-era fields), the functions whose keywords JAX renamed or moved, the enums JAX
 #: moved members out of or replaced members of (``pltpu.MemorySpace.ANY``,
 #: ``plgpu.Layout.WGMMA_ROW``; the view is the native enum where none did), and the loops
 #: whose body JAX hands an info object (``plgpu.nd_loop``).
-ADAPTERS = frozenset(
+BASE_ADAPTERS = frozenset(
     {
         "pallas_call",
         "BlockSpec",
         "Blocked",
         "CostEstimate",
+        "core_map",
+        "GPUMesh",
         *params_class_names(),
         *(name for _, name in KEYWORD_RENAMES),
         *(loc.attr for owner, _ in MEMBER_MOVES for loc in FEATURES_BY_KEY[owner].locations),
@@ -48,6 +54,14 @@ ADAPTERS = frozenset(
         *(name for _, name, _ in KEYWORD_MOVES),
     }
 )
+
+
+@functools.cache
+def adapters() -> frozenset[str]:
+    """``BASE_ADAPTERS`` and the callables whose positions changed (``plgpu.Barrier`` became
+    keyword-only in 0.6.2): the scan's, read when ``patch()`` first runs, not at import."""
+    return BASE_ADAPTERS | {Location.parse(key).attr for key in positions_dropped()}
+
 
 #: (module, attribute, what JAX had there), in the order they were installed.
 _installed: list[tuple[types.ModuleType, str, Any]] = []
@@ -91,7 +105,7 @@ def install_all() -> None:
         if target is None:  # the module does not import on this JAX
             continue
         for name, build in fills_of(space).items():
-            if name not in ADAPTERS and name in vars(target):
+            if name not in adapters() and name in vars(target):
                 continue
             try:
                 with _warnings.silenced() as held:
