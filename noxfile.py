@@ -242,7 +242,7 @@ def all_sessions() -> list[Session]:
 def longest_first() -> list[str]:
     """The main job's sessions in the order that ends the two workers together: the longest
     kinds first (third-party and corpus, their newest release first, which runs the most
-    cases, the two kinds taking turns so that the workers share no libcst work at the
+    cases, the two kinds taking turns so that the workers share no migrate work at the
     start), then the chapter's kernels and the probes; the report, which reads them all,
     last."""
     sessions = all_sessions()
@@ -388,6 +388,9 @@ def tests(session: nox.Session, jax: str) -> None:
         return
     install_jax(session, jax, also=LIBRARY_NEEDS)
     session.run(sys.executable, "scripts/fetch_libraries.py", external=True)  # nox's pip
+    if jax in TESTS:  # the round trip reads JAX's own kernels of the corpus releases
+        fetch = ["scripts/fetch_ops.py", "--releases", ",".join(CORPUS_FROM)]
+        session.run(sys.executable, *fetch, external=True)
     subset = [] if jax in TESTS else ["-m", "release"]
     session.run("python", "-m", "pytest", *subset, *session.posargs)
 
@@ -532,8 +535,7 @@ def report(session: nox.Session) -> None:
     inputs = spec("report")
     skip_if_up_to_date(session, inputs)
     session.install("--no-deps", "-e", ".", "editables")  # editables: hatch's editable finder
-    # libcst: the drift rules say what migrate fixes.
-    session.install("packaging", "numpy", "libcst")
+    session.install("packaging", "numpy")
     ran = session.run("python", "-m", "report", str(SNAPSHOTS), "--out", str(ROOT / "reports"))
     record_inputs(inputs, ran)
 
@@ -587,6 +589,7 @@ TINY_BENCHMARKS = (
         "--targets",
         "0.6.2,0.12.0.1",
     ),
+    ("benchmarks/migrate_speed.py", "--against", "HEAD", "--tree-lines", "2000"),
     ("benchmarks/probe_snapshot.py", "--repeat", "1", "--only-default"),
     ("benchmarks/shim_import.py", "--repeat", "1"),
     ("benchmarks/shared_programs.py", "--suite", "kernels", "--only", "add"),

@@ -1,11 +1,11 @@
 """One file migrated for several releases: a ``Migration`` per release against one shared
-``Migration`` (one scope analysis, one walk per set of answers the releases give), side by
-side in one run.
+``Migration`` (one reading, one fixing per set of answers the releases give), side by side in
+one run.
 
     python benchmarks/migrate_targets.py [FILE...] [--targets 0.6.2,0.12.0.1] [--repeat 1]
 
 The corpus sessions migrate every old kernel file for every newer release of the matrix
-(``--also-migrate-to``); this says what sharing the scope analysis saves there. Without a
+(``--also-migrate-to``); this says what sharing the reading saves there. Without a
 file it takes JAX 0.4.30's kernels in ``tests/fixtures/real/jax_0_4_30``. Wall times are the
 best of ``--repeat`` runs; the machine is shared, so read the ratio, not the seconds.
 """
@@ -21,8 +21,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import libcst as cst  # noqa: E402
-
 from pallas_compat.lint._finder import gc_paused  # noqa: E402
 from pallas_compat.lint._migrate import Migration  # noqa: E402
 
@@ -31,16 +29,16 @@ TARGETS = "0.4.35,0.4.38,0.5.3,0.6.2,0.7.2,0.8.3,0.9.2,0.10.2,0.11.2,0.12.0.1"
 
 
 def each_apart(source: str, targets: list[str]) -> list[str]:
-    return [Migration(cst.parse_module(source)).to(t).code for t in targets]
+    return [Migration(source).code(t) for t in targets]
 
 
-#: The walks the last shared migration made (one per set of answers, ``_target.py``).
+#: The fixings the last shared migration made (one per set of answers, ``_target.py``).
 walks: list[int] = [0]
 
 
 def shared(source: str, targets: list[str]) -> list[str]:
-    migration = Migration(cst.parse_module(source))
-    out = [migration.to(t).code for t in targets]
+    migration = Migration(source)
+    out = [migration.code(t) for t in targets]
     walks[0] = len(migration._made)
     return out
 

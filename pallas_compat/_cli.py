@@ -14,8 +14,13 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pallas_compat._usage import UsageError
+
+if TYPE_CHECKING:
+    from pallas_compat.lint._options import Choice, Inputs
 
 __all__ = ["UsageError", "build_parser", "main"]
 
@@ -80,22 +85,55 @@ def add_rule_selection(command: argparse.ArgumentParser) -> None:
     command.add_argument("--ignore", action="append", metavar="RULES", help="leave these rules out")
 
 
+def inputs_of(args: argparse.Namespace) -> Inputs:
+    """``paths`` and the file-selection flags, as the lint commands take them."""
+    from pallas_compat.lint._cache import default_folder  # lazy: doctor's and migrate's
+    from pallas_compat.lint._options import Inputs  # lazy: doctor's and migrate's
+    from pallas_compat.lint._tree import Exclusions  # lazy: reads pathspec
+
+    patterns = [p.strip() for value in args.extend_exclude or [] for p in value.split(",")]
+    exclusions = Exclusions(tuple(p for p in patterns if p), not args.no_respect_gitignore)
+    cache = None if args.no_cache else Path(args.cache_dir) if args.cache_dir else default_folder()
+    return Inputs(tuple(args.paths), exclusions, args.jobs, cache)
+
+
+def choice_of(args: argparse.Namespace) -> Choice:
+    """``--select``, ``--ignore``, ``--target`` and ``--support``, as the lint commands take
+    them."""
+    from pallas_compat.lint._options import Choice  # lazy: doctor's and migrate's
+
+    return Choice(
+        tuple(split(args.select)),
+        tuple(split(args.ignore)),
+        args.target,
+        getattr(args, "support", None),
+    )
+
+
+def split(values: list[str] | None) -> list[str]:
+    """``--select PAL1,PAL201 --select PAL3`` -> every code named."""
+    return [part for value in values or [] for part in value.split(",") if part.strip()]
+
+
 def run_doctor(args: argparse.Namespace) -> int:
     from pallas_compat.lint._doctor import doctor  # lazy: only the command asked for
+    from pallas_compat.lint._options import DoctorOptions  # lazy: as above
 
-    return doctor(args)
+    return doctor(DoctorOptions(inputs_of(args), choice_of(args), args.format, args.report))
 
 
 def run_migrate(args: argparse.Namespace) -> int:
     from pallas_compat.lint._migrate_command import migrate  # lazy: only the command asked for
+    from pallas_compat.lint._options import MigrateOptions, Mode  # lazy: as above
 
-    return migrate(args)
+    mode = Mode.WRITE if args.write else Mode.CHECK if args.check else Mode.DIFF
+    return migrate(MigrateOptions(inputs_of(args), choice_of(args), mode))
 
 
 def run_rules(args: argparse.Namespace) -> int:
     from pallas_compat.lint._rules_command import rules  # lazy: only the command asked for
 
-    return rules(args)
+    return rules(args.format)
 
 
 def positive(text: str) -> int:

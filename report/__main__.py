@@ -8,8 +8,8 @@ except ModuleNotFoundError as exc:  # run from a checkout without the project's 
     if (exc.name or "").partition(".")[0] in ("pallas_compat", "report", "common"):
         raise  # ours: a bug, not a missing install
     print(
-        f"python -m report: error: needs {exc.name} (the report asks the rules what migrate "
-        "fixes, and they read code with libcst); install the project: pip install -e .",
+        f"python -m report: error: needs {exc.name} (a dependency of pallas-compat, whose "
+        "rules the report asks what migrate fixes); install the project: pip install -e .",
         file=sys.stderr,
     )
     raise SystemExit(2) from None

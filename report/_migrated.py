@@ -10,11 +10,9 @@ import ast
 import functools
 from dataclasses import dataclass
 
-import libcst as cst
-
 from pallas_compat.facts import ALIASES, PUBLIC_MODULES, Location
 from pallas_compat.lint._finder import uses_in
-from pallas_compat.lint._migrate import Migration
+from pallas_compat.lint._migrate import migrate_source
 
 #: How kernels call the functions whose rules rewrite the call, not the name alone (a bare
 #: ``pl.load`` is noted; ``pl.load(x_ref, idx)`` is rewritten): the use migrated is this call.
@@ -57,7 +55,7 @@ def written(module: str, name: str, target: str) -> Written | None:
     leaves a plain use of the name as it is, without a note: its rule rewrites the calls it
     can prove (``pl.load(ref, idx)``), and the rule's own word stands."""
     source = use_of(module, name)
-    migrated = Migration(cst.parse_module(source)).code(target)
+    migrated = migrate_source(source, target)
     if migrated == source:
         return None
     runs = not any(use.breaks_on(target) for use in uses_in("<guide>", migrated))

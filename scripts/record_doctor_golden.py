@@ -1,16 +1,18 @@
-"""Record what doctor's libcst path found, as the golden file the ``ast`` path is held to.
+"""Record what doctor found at a reference revision, as the golden file today's doctor is held to.
 
     python scripts/record_doctor_golden.py [--against 0543206]
 
-doctor read files with libcst until it got its own ``ast`` path (issue 44); the two must
-report the same uses. This runs revision ``--against`` (the last libcst one, checked out into
-a temporary git worktree) over every file that can use Pallas among the repository's fixtures
-and kernels and the third-party libraries of the corpus (``scripts/fetch_libraries.py``), and
-writes each use's line, column, rule, API and certainty to ``tests/fixtures/doctor_golden.json``
-(``tests/test_finder_golden.py`` reads it): what the reading of the code decides. A use's
-releases, state and advice come from the facts both paths share, so a change to the facts
-needs no new golden. Rerun it only to move the golden to another reference revision, never
-to bless the code under test.
+The reference is the last revision whose doctor read files with libcst (before issue 44 gave
+it its own ``ast`` path): an independent reading, by another parser and another scope
+analysis. This runs revision ``--against`` (checked out into a temporary git worktree, with
+this script's Python, which must have libcst installed: ``pip install libcst``) over every
+file that can use Pallas among the repository's fixtures and kernels and the third-party
+libraries of the corpus (``scripts/fetch_libraries.py``), and writes each use's line, column,
+rule, API, certainty, releases, warning releases and a digest of its advice to
+``tests/fixtures/doctor_golden.json`` (``tests/test_finder_golden.py`` reads it). A fact
+changed since the reference is named in that test, with its new value. Rerun this only to
+record files added since, or to move the golden to another reference revision, never to bless
+the code under test.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ GOLDEN = REPO / "tests" / "fixtures" / "doctor_golden.json"
 LIBCST_PATH = "0543206"
 
 DUMP = """
-import json, sys
+import hashlib, json, sys
 import libcst as cst
 from pallas_compat.lint._finder import find_uses, gc_paused, may_use_pallas
 found = {}
@@ -43,7 +45,11 @@ for key, path in json.loads(sys.stdin.read()):
         continue
     with gc_paused():
         uses = find_uses(path, cst.parse_module(data))
-    found[key] = [[u.line, u.column, u.code, u.api, u.certain] for u in uses]
+    found[key] = [
+        [u.line, u.column, u.code, u.api, u.certain, u.releases, u.warns,
+         hashlib.sha256(u.hint.encode()).hexdigest()[:12]]
+        for u in uses
+    ]
 json.dump(found, sys.stdout, sort_keys=True)
 """
 

@@ -33,7 +33,7 @@ CHAPTER_RELEASE = Version("0.12.0.1")
 #: Modules whose outcome depends on the installed release: the shim and its fills, ``patch()``,
 #: the corpus harness and the real kernels. ``nox -s tests`` runs them on every release of the
 #: default matrix (``-m release``), the whole suite on three. A test in them that reads no
-#: installed JAX (libcst's rewrite for a named target) says so with ``any_release``.
+#: installed JAX (migrate's rewrite for a named target) says so with ``any_release``.
 RELEASE_DEPENDENT = frozenset(
     {
         "test_atomics",

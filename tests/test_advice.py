@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import libcst as cst
 import pytest
 
 from pallas_compat._cli import main
 from pallas_compat.facts._table import FEATURES_BY_KEY, works_in
-from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.lint._migrate import migrate_source
 
 SOURCE = """\
 from jax.experimental import pallas as pl
@@ -70,11 +69,11 @@ def test_a_window_no_spelling_serves_is_told_so(
     ],
 )
 def test_migrate_writes_the_form_the_target_takes(target: str, written: str) -> None:
-    out = migrate_module(cst.parse_module(SOURCE), target).code
+    out = migrate_source(SOURCE, target)
     assert written in out and "pallas-compat:" not in out
 
 
 def test_a_field_the_dict_era_did_not_read_is_noted_not_dropped() -> None:
     source = SOURCE.replace('("parallel",)', '("parallel",), has_side_effects=True')
-    out = migrate_module(cst.parse_module(source), "0.4.30").code
+    out = migrate_source(source, "0.4.30")
     assert "pltpu.CompilerParams(" in out and "pallas-compat: pltpu.CompilerParams is not in" in out

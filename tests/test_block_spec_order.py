@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
+
 import pytest
 
-from pallas_compat.rules._argument_order import EMPTY, Bindings, block_spec_order
+from pallas_compat.rules._argument_order import block_spec_order
+from pallas_compat.rules._bindings import EMPTY, Bindings
+from pallas_compat.rules._scopes import Scopes
 
 MODULE = """\
 def index_map(i):
@@ -43,10 +46,9 @@ twice = lambda i: (i,)
     ],
 )
 def test_order(call: str, order: str | None) -> None:
-    bindings = Bindings()
-    cst.parse_module(MODULE).visit(bindings)
-    node = cst.parse_expression(call)
-    assert isinstance(node, cst.Call)
+    bindings = Bindings.of(Scopes(ast.parse(MODULE)))
+    node = ast.parse(call, mode="eval").body
+    assert isinstance(node, ast.Call)
     assert block_spec_order(node, lambda: bindings) == order
 
 
@@ -54,6 +56,6 @@ def test_literals_need_no_bindings() -> None:
     def fail() -> Bindings:
         raise AssertionError("the module was read although literals tell")
 
-    node = cst.parse_expression("pl.BlockSpec(lambda i: (i,), (8,))")
-    assert isinstance(node, cst.Call) and block_spec_order(node, fail) == "old"
+    node = ast.parse("pl.BlockSpec(lambda i: (i,), (8,))", mode="eval").body
+    assert isinstance(node, ast.Call) and block_spec_order(node, fail) == "old"
     assert EMPTY.values == {}

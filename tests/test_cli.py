@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from pallas_compat._cli import build_parser, choice_of, inputs_of, split
+from pallas_compat.lint._options import Choice, Inputs
+from pallas_compat.lint._tree import Exclusions
 from tests.conftest import REPO
 
 
@@ -128,3 +131,19 @@ def test_default_jobs_are_the_cpus_this_process_may_use() -> None:
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
     )
     assert free.stdout.strip() == str(len(os.sched_getaffinity(0)))
+
+
+def test_rule_flags_name_every_code_once_split() -> None:
+    """``--select PAL1,PAL2 --select " PAL3 "``: every code named, empty ones dropped."""
+    assert split(["PAL1,PAL2", " PAL3 ", ""]) == ["PAL1", "PAL2", " PAL3 "]
+
+
+def test_the_options_are_typed_at_the_boundary(tmp_path: Path) -> None:
+    """The CLI makes one typed value of the flags; nothing past it sees ``argparse``."""
+    args = build_parser().parse_args(
+        ["migrate", str(tmp_path), "--write", "--select", "PAL1,PAL2", "--extend-exclude",
+         "a, b", "--no-respect-gitignore", "-j", "2", "--no-cache", "--target", "0.6.2"]
+    )  # fmt: skip
+    inputs, choice = inputs_of(args), choice_of(args)
+    assert inputs == Inputs((str(tmp_path),), Exclusions(("a", "b"), False), 2, None)
+    assert choice == Choice(("PAL1", "PAL2"), (), "0.6.2", None)

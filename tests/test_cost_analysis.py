@@ -6,9 +6,8 @@ import textwrap
 from typing import Any
 
 import jax
-import libcst as cst
 
-from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.lint._migrate import migrate_source
 
 #: Shaped like JAX 0.4.35's ``tpu/flash_attention.py`` (``_fwd_cost_estimate``).
 OLD = textwrap.dedent(
@@ -44,7 +43,7 @@ OLD = textwrap.dedent(
 
 
 def migrated(target: str) -> str:
-    return migrate_module(cst.parse_module(OLD), target).code
+    return migrate_source(OLD, target)
 
 
 def test_the_index_goes_where_the_target_returns_a_dict() -> None:

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import libcst as cst
 import pytest
 
 import pallas_compat
 from pallas_compat.facts._table import DICT_PARAMS, call_form_releases, installed_jax
 from pallas_compat.facts._target import asked_of
 from pallas_compat.lint._finder import uses_in
-from pallas_compat.lint._migrate import MARKER, migrate_module
+from pallas_compat.lint._migrate import MARKER, migrate_source
 from tests.third_party import case, load_case
 
 HELPER = """\
@@ -30,7 +29,7 @@ unrelated = dict(triton=dict(colour="red"))
 
 @pytest.mark.any_release
 def test_migrate_writes_the_params_class_where_the_dict_is_made() -> None:
-    out = migrate_module(cst.parse_module(HELPER), "0.12.0.1").code
+    out = migrate_source(HELPER, "0.12.0.1")
     assert "made = pltriton.CompilerParams(num_warps=warps, num_stages=2)" in out
     assert "from jax.experimental.pallas import triton as pltriton" in out
     assert 'unrelated = dict(triton=dict(colour="red"))' in out  # no params field: not params
@@ -39,7 +38,7 @@ def test_migrate_writes_the_params_class_where_the_dict_is_made() -> None:
 
 @pytest.mark.any_release
 def test_a_release_that_takes_dicts_keeps_the_dict() -> None:
-    assert migrate_module(cst.parse_module(HELPER), "0.4.30").code == HELPER
+    assert migrate_source(HELPER, "0.4.30") == HELPER
 
 
 @pytest.mark.any_release
@@ -107,9 +106,22 @@ def test_the_params_migrate_writes_for_the_installed_jax_run_on_it() -> None:
     class from 0.6.2: whichever migrate writes, the installed JAX runs it natively."""
     import numpy as np
 
-    out = migrate_module(cst.parse_module(DOUBLE), installed_jax()).code
+    out = migrate_source(DOUBLE, installed_jax())
     assert MARKER not in out
     namespace: dict[str, object] = {}
     exec(compile(out, "double.py", "exec"), namespace)
     x = np.arange(8.0, dtype=np.float32)
     np.testing.assert_array_equal(namespace["double"](x), 2 * x)  # type: ignore[operator]
+
+
+def test_a_key_written_as_two_strings_is_found_and_rewritten_alike() -> None:
+    """``{"mos" "aic": ...}`` is the key ``mosaic`` to Python: doctor lists it, and migrate,
+    acting on doctor's finding, rewrites it (two readings once disagreed here)."""
+    source = (
+        "from jax.experimental import pallas as pl\n"
+        'run = pl.pallas_call(k, out_shape=s, compiler_params={"mos" "aic": {"dimension_semantics": ("parallel",)}})\n'
+    )
+    assert [u.code for u in uses_in("k.py", source)] == ["PAL204"]
+    out = migrate_source(source, "0.12.0.1")
+    assert 'compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",))' in out
+    assert not [u for u in uses_in("k.py", out) if u.breaks_on("0.12.0.1")]

@@ -139,8 +139,8 @@ def test_migrate_write_leaves_a_read_only_file_as_it_is(
 def test_code_python_cannot_compile_for_its_nesting_is_named_not_analysed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], expression: str, says: str
 ) -> None:
-    """libcst's parser takes what CPython refuses; doctor must not report uses in code that
-    cannot run, nor fail with "internal error"."""
+    """Code CPython refuses for its nesting (a more lenient parser takes it): doctor must not
+    report uses in code that cannot run, nor fail with "internal error"."""
     kernel = tmp_path / "deep.py"
     kernel.write_text(f"from jax.experimental import pallas as pl\nx = {expression}\n")
     assert main(["doctor", str(kernel), "--target", "0.12.0.1"]) == 1

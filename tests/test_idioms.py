@@ -18,7 +18,6 @@ from types import ModuleType
 from typing import Any
 
 import jax
-import libcst as cst
 import numpy as np
 import pytest
 from packaging.version import Version
@@ -27,7 +26,7 @@ from common import CorpusStatus
 from kernels.corpus._package import Tree
 from kernels.corpus._run import ROUTES, attempt, load
 from pallas_compat.lint._finder import uses_in
-from pallas_compat.lint._migrate import MARKER, migrate_module
+from pallas_compat.lint._migrate import MARKER, migrate_source
 
 IDIOMS = Path(__file__).parent / "fixtures" / "idioms"
 INSTALLED = Version(jax.__version__)
@@ -172,7 +171,7 @@ def test_a_removed_pipeline_keyword_is_left_with_what_to_write() -> None:
     to accumulate in the body (emit_pipeline needs a TPU device kind on 0.6.2, so the file is
     read here, not run)."""
     source = (IDIOMS / "pipeline.py").read_text()
-    migrated = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    migrated = migrate_source(source, "0.12.0.1")
     assert "should_accumulate_out=True" in migrated
     (note,) = [line for line in migrated.splitlines() if MARKER in line and "accumulate" in line]
     assert note.startswith("    )(x_hbm, o_hbm)  " + MARKER)  # the statement's last line
@@ -183,7 +182,7 @@ def test_a_mode_from_a_parameter_is_left_with_a_note_saying_why() -> None:
     """migrate cannot tell which mode a parameter carries: it notes both the default and the
     keyword, and says what to write for each mode."""
     source = (IDIOMS / "mode_parameter.py").read_text()
-    migrated = migrate_module(cst.parse_module(source), "0.12.0.1").code.splitlines()
+    migrated = migrate_source(source, "0.12.0.1").splitlines()
     header = next(line for line in migrated if line.startswith("def doubled("))
     spec = next(line for line in migrated if "indexing_mode=mode" in line)
     assert MARKER in header and "pl.Blocked() is not the indexing mode in JAX 0.12.0.1" in header
@@ -198,6 +197,6 @@ def test_device_id_gets_its_successor_named() -> None:
     assert use.hint.startswith("jax.lax.axis_index(axis_name)") and use.releases == (
         ("0.4.30", "0.5.3"),
     )
-    migrated = migrate_module(cst.parse_module(path.read_text()), "0.12.0.1").code
+    migrated = migrate_source(path.read_text(), "0.12.0.1")
     (line,) = [line for line in migrated.splitlines() if "me = pltpu.device_id()" in line]
     assert MARKER in line and "jax.lax.axis_index(axis_name)" in line

@@ -3,11 +3,9 @@ the releases before ``NDLoopInfo`` and rewritten to read ``loop_info.index``."""
 
 from __future__ import annotations
 
-import libcst as cst
-
 from pallas_compat.facts import release_ranges
 from pallas_compat.lint._finder import uses_in
-from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.lint._migrate import migrate_source
 
 SOURCE = """\
 from jax.experimental.pallas import mosaic_gpu as plgpu
@@ -45,7 +43,7 @@ def test_doctor_finds_the_bodies_that_unpack() -> None:
 
 
 def test_migrate_unpacks_loop_info_index_first_thing() -> None:
-    code = migrate_module(cst.parse_module(SOURCE), "0.12.0.1").code
+    code = migrate_source(SOURCE, "0.12.0.1")
     assert (
         '    def old(loop_info):\n        """One tile."""\n        idx = loop_info.index\n' in code
     )
@@ -57,7 +55,7 @@ def test_migrate_unpacks_loop_info_index_first_thing() -> None:
 
 
 def test_a_target_that_hands_the_tuple_is_left_alone() -> None:
-    assert migrate_module(cst.parse_module(SOURCE), "0.7.2").code == SOURCE
+    assert migrate_source(SOURCE, "0.7.2") == SOURCE
 
 
 HANDED = """\
@@ -81,6 +79,6 @@ def test_a_body_handed_over_by_name_reads_the_index() -> None:
     """tokamax 0.0.2's ragged dot: the body is a partial, and is also called with a tuple."""
     uses = [u for u in uses_in("k.py", HANDED) if u.code == "PAL304"]
     assert [u.line for u in uses] == [11]  # loop_body's first argument is no index
-    code = migrate_module(cst.parse_module(HANDED), "0.12.0.1").code
+    code = migrate_source(HANDED, "0.12.0.1")
     assert "(lambda loop_info: functools.partial(loop_body, 0)(loop_info.index))" in code
     assert "    def loop_body(m_offset, idx):\n" in code and "loop_body(0, (1, 2))" in code

@@ -3,11 +3,9 @@ written as ``plgpu.Layout.WGMMA.reduce(1)`` for a target that lacks the member."
 
 from __future__ import annotations
 
-import libcst as cst
-
 from pallas_compat.facts import release_ranges
 from pallas_compat.lint._finder import uses_in
-from pallas_compat.lint._migrate import MARKER, migrate_module
+from pallas_compat.lint._migrate import MARKER, migrate_source
 
 SOURCE = """\
 import jax.experimental.pallas.mosaic_gpu as plgpu
@@ -32,11 +30,11 @@ def test_doctor_gives_the_scanned_releases_and_the_form() -> None:
 
 
 def test_migrate_writes_the_form_where_the_member_is_gone() -> None:
-    code = migrate_module(cst.parse_module(SOURCE), "0.12.0.1").code
+    code = migrate_source(SOURCE, "0.12.0.1")
     assert "row = plgpu.Layout.WGMMA.reduce(1)\n" in code
     assert "col = plgpu.Layout.WGMMA.reduce(0)\n" in code
     assert "whole = plgpu.Layout.WGMMA\n" in code and MARKER not in code
 
 
 def test_migrate_leaves_the_member_where_the_target_has_it() -> None:
-    assert migrate_module(cst.parse_module(SOURCE), "0.8.3").code == SOURCE
+    assert migrate_source(SOURCE, "0.8.3") == SOURCE

@@ -1,4 +1,4 @@
-"""The corpus harness's libcst cache gives what computing gives, and recomputes on any change."""
+"""The corpus harness's cache of prepared files gives what computing gives, and recomputes on any change."""
 
 from __future__ import annotations
 

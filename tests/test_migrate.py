@@ -6,15 +6,15 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-import libcst as cst
 import numpy as np
 import pytest
 from packaging.version import Version
 
 from pallas_compat.facts._table import installed_jax
 from pallas_compat.lint._finder import uses_in
-from pallas_compat.lint._migrate import MARKER, Migration, migrate_module
+from pallas_compat.lint._migrate import MARKER, Migration, migrate_source
 from tests.test_finder import BOUND
 
 FIXTURE = Path(__file__).parent / "fixtures" / "migrate" / "old_kernels.py"
@@ -22,7 +22,7 @@ RNG = np.random.default_rng(3)
 
 
 def migrated_source(target: str) -> str:
-    return migrate_module(cst.parse_module(FIXTURE.read_text()), target).code
+    return migrate_source(FIXTURE.read_text(), target)
 
 
 def load(source: str, tmp_path: Path) -> ModuleType:
@@ -64,7 +64,7 @@ def test_migrated_fixture_runs_on_the_installed_jax(tmp_path: Path) -> None:
 @pytest.mark.parametrize("target", ["0.4.30", "0.6.2", "0.12.0.1"])
 def test_migrate_is_idempotent_and_keeps_comments(target: str) -> None:
     once = migrated_source(target)
-    twice = migrate_module(cst.parse_module(once), target).code
+    twice = migrate_source(once, target)
     assert twice == once
     assert once.count("# drift:") == FIXTURE.read_text().count("# drift:")
 
@@ -82,7 +82,7 @@ def test_only_what_breaks_or_warns_on_the_target_is_touched() -> None:
 
 def test_nothing_breaking_means_nothing_changes() -> None:
     clean = "import jax.experimental.pallas as pl\n\nx = pl.program_id(0)  # kept\n"
-    assert migrate_module(cst.parse_module(clean), "0.12.0.1").code == clean
+    assert migrate_source(clean, "0.12.0.1") == clean
 
 
 def test_multi_line_store_value_keeps_parsing() -> None:
@@ -94,7 +94,7 @@ def test_multi_line_store_value_keeps_parsing() -> None:
         "    pl.store(r, (pl.ds(0, 8),), pl.load(r, (pl.ds(0, 8),))\n"
         "             + v)\n"
     )
-    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    out = migrate_source(source, "0.12.0.1")
     compile(out, "migrated", "exec")
     assert "r[pl.ds(0, 8)] = (r[pl.ds(0, 8)]\n             + v)" in out
 
@@ -102,7 +102,7 @@ def test_multi_line_store_value_keeps_parsing() -> None:
 def test_starred_index_stays_a_tuple() -> None:
     """Found on JAX 0.4.30's flash_attention.py: ``pl.load(ref, (*batch_idx, pl.ds(...)))``."""
     source = "from jax.experimental import pallas as pl\nx = pl.load(r, (*b, pl.ds(0, 8)))\n"
-    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    out = migrate_source(source, "0.12.0.1")
     assert "x = r[(*b, pl.ds(0, 8))]" in out
 
 
@@ -114,12 +114,12 @@ def test_names_jax_moved_follow_the_move() -> None:
         "from jax.experimental.pallas import tpu as pltpu\n"
         "pltpu.semaphore_signal(s, 1)\n"
     )
-    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    out = migrate_source(source, "0.12.0.1")
     assert "\npl.semaphore_signal(s, 1)\n" in out and MARKER not in out
 
 
 def test_migrate_swaps_only_the_bound_old_order() -> None:
-    out = migrate_module(cst.parse_module(BOUND), "0.12.0.1").code
+    out = migrate_source(BOUND, "0.12.0.1")
     assert "old_named = pl.BlockSpec(block_shape(8, 128), index_map)" in out
     assert "old_bound = pl.BlockSpec(tile, index_map)" in out
     assert "new_named = pl.BlockSpec(block_shape(8, 128), index_map)" in out
@@ -133,7 +133,7 @@ def test_dict_params_bound_to_a_variable_convert_when_they_run() -> None:
         "f = pl.pallas_call(k, out_shape=s, compiler_params=dict(mosaic=mosaic_params))\n"
         "g = pl.pallas_call(k, out_shape=s, compiler_params={'triton': params})\n"
     )
-    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    out = migrate_source(source, "0.12.0.1")
     assert "compiler_params=pltpu.CompilerParams(**mosaic_params))" in out
     assert "compiler_params=pltriton.CompilerParams(**params))" in out
     assert "from jax.experimental.pallas import tpu as pltpu" in out and MARKER not in out
@@ -145,11 +145,9 @@ def test_a_note_follows_the_authors_comment_on_a_multi_line_statement() -> None:
         "y = pl.atomic_add(\n"
         "    x_ref, idx, v, mask=m)  # accumulate the tile\n"
     )
-    out = migrate_module(cst.parse_module(source), "0.4.30").code  # nothing to rewrite to
+    out = migrate_source(source, "0.4.30")  # nothing to rewrite to
     assert out == source  # works there: untouched
-    marked = migrate_module(
-        cst.parse_module(source.replace("atomic_add", "no_such")), "0.12.0.1"
-    ).code
+    marked = migrate_source(source.replace("atomic_add", "no_such"), "0.12.0.1")
     assert "# accumulate the tile" in marked
 
 
@@ -160,11 +158,11 @@ def test_backend_keyword_becomes_the_backends_params() -> None:
         'b = pl.pallas_call(k, out_shape=s, backend="mosaic_tpu", interpret=True)\n'
         "c = pl.pallas_call(k, out_shape=s, backend=which)\n"
     )
-    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    out = migrate_source(source, "0.12.0.1")
     assert "a = pl.pallas_call(k, out_shape=s, compiler_params=pltriton.CompilerParams())\n" in out
     assert "b = pl.pallas_call(k, out_shape=s, interpret=True)\n" in out
     assert "backend=which)  # pallas-compat: pallas_call(backend=...) is not taken" in out
-    assert migrate_module(cst.parse_module(source), "0.6.2").code == source
+    assert migrate_source(source, "0.6.2") == source
     (use,) = [u for u in uses_in("b.py", source) if u.line == 2]
     assert use.api == "pallas_call(backend=...)" and use.breaks_on("0.12.0.1")
     assert not use.breaks_on("0.6.2") and use.breaks_on("0.4.30")
@@ -173,7 +171,7 @@ def test_backend_keyword_becomes_the_backends_params() -> None:
 def test_a_load_of_a_scalar_ref_keeps_its_empty_index() -> None:
     """``pl.load(start_idx_ref, ())`` (JAX 0.6.2's decode attention) -> ``start_idx_ref[()]``."""
     source = "from jax.experimental import pallas as pl\nx = pl.load(start_idx_ref, ())\n"
-    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    out = migrate_source(source, "0.12.0.1")
     assert "x = start_idx_ref[()]\n" in out
 
 
@@ -188,12 +186,12 @@ def test_a_masked_view_with_a_static_block_becomes_index_arrays() -> None:
         "b = plgpu.load(x_ref.at[pl.ds(i * block, block)], mask=m)\n"
         "c = plgpu.load(x_ref.at[pl.ds(0, block)])\n"
     )
-    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    out = migrate_source(source, "0.12.0.1")
     assert "a = plgpu.load(x_ref.at[jnp.arange(block)], mask=m, other=0.0)\n" in out
     assert "plgpu.store(o_ref.at[jnp.arange(block)], a, mask=m)\n" in out
     assert "b = plgpu.load(x_ref.at[pl.ds(i * block, block)], mask=m)\n" in out
     assert "c = plgpu.load(x_ref.at[pl.ds(0, block)])\n" in out
-    assert migrate_module(cst.parse_module(out), "0.12.0.1").code == out
+    assert migrate_source(out, "0.12.0.1") == out
 
 
 def test_a_renamed_keyword_takes_the_spelling_the_target_has_either_way() -> None:
@@ -204,8 +202,8 @@ def test_a_renamed_keyword_takes_the_spelling_the_target_has_either_way() -> Non
         "y = plgpu.kernel(k, out_type=s, scratch_types=[b])(x)\n"
     )
     old = new.replace("out_type", "out_shape").replace("scratch_types", "scratch_shapes")
-    assert migrate_module(cst.parse_module(new), "0.7.1").code == old
-    assert migrate_module(cst.parse_module(old), "0.12.0.1").code == new
+    assert migrate_source(new, "0.7.1") == old
+    assert migrate_source(old, "0.12.0.1") == new
 
 
 REAL = Path(__file__).parent / "fixtures" / "real"
@@ -217,69 +215,35 @@ TARGETS = ("0.4.35", "0.6.2", "0.9.2", "0.12.0.1")
     ["jax_0_4_30/flash_attention.py", "jax_0_4_30/gmm.py", "jax_0_4_30/rms_norm.py", FIXTURE.name],
 )
 def test_one_migration_for_several_targets_gives_what_each_would_alone(kernel: str) -> None:
-    """A ``Migration`` keeps only what depends on the module alone between targets (the scope
-    analysis, the rules' facts, the ``for_loop`` rewrite): each target, in any order, gets
-    the rewrite its own ``migrate_module`` gives."""
+    """A ``Migration`` keeps only what depends on the module alone between targets (the
+    reading and its findings): each target, in any order, gets the rewrite it gets alone."""
     path = FIXTURE if kernel == FIXTURE.name else REAL / kernel
     source = path.read_text()
-    alone = {t: migrate_module(cst.parse_module(source), t).code for t in TARGETS}
+    alone = {t: migrate_source(source, t) for t in TARGETS}
     assert len(set(alone.values())) > 1  # the targets differ here: the check means something
-    migration = Migration(cst.parse_module(source))
+    migration = Migration(source)
     for target in (*reversed(TARGETS), *TARGETS):
-        assert migration.to(target).code == alone[target], target
         assert migration.code(target) == alone[target], target
 
 
 @pytest.fixture
-def scope_analyses(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Every libcst scope analysis started while the test runs."""
-    from libcst.metadata import ScopeProvider
+def readings(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Every scope analysis (the start of a reading of a file) made while the test runs."""
+    from pallas_compat.rules._scopes import Scopes
 
     runs: list[object] = []
-    init = ScopeProvider.__init__
+    init = Scopes.__init__
 
-    def counted(self: ScopeProvider, *args: object, **kwargs: object) -> None:
+    def counted(self: Scopes, *args: Any, **kwargs: Any) -> None:
         runs.append(self)
         init(self, *args, **kwargs)
 
-    monkeypatch.setattr(ScopeProvider, "__init__", counted)
+    monkeypatch.setattr(Scopes, "__init__", counted)
     return runs
 
 
-def test_the_scope_analysis_runs_once_for_all_targets(scope_analyses: list[object]) -> None:
-    migration = Migration(cst.parse_module((REAL / "jax_0_4_30" / "gmm.py").read_text()))
+def test_a_file_is_read_once_for_all_targets(readings: list[object]) -> None:
+    migration = Migration((REAL / "jax_0_4_30" / "gmm.py").read_text())
     for target in TARGETS:
-        migration.to(target)
-    assert len(scope_analyses) == 1
-
-
-def test_targets_that_need_the_same_rewrite_first_share_its_tree(
-    scope_analyses: list[object],
-) -> None:
-    """``rms_norm`` loops with ``for_loop``, which every release from 0.7 lacks: they all get
-    one tree with a local ``for_loop``, analysed once, however many of them are asked."""
-    source = (REAL / "jax_0_4_30" / "rms_norm.py").read_text()
-    few = Migration(cst.parse_module(source))
-    for target in ("0.6.2", "0.9.2"):
-        few.to(target)
-    for_two = len(scope_analyses)
-    many = Migration(cst.parse_module(source))
-    for target in ("0.6.2", "0.7.2", "0.8.3", "0.9.2", "0.10.2", "0.11.2", "0.12.0.1"):
-        many.to(target)
-    assert for_two > 1 and len(scope_analyses) == 2 * for_two
-
-
-def test_a_pass_for_text_the_file_lacks_never_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The ``cost_analysis()[0]`` pass rewrites only what names ``cost_analysis``: a file
-    without it skips the pass (and the codegen its own check costs) for every target."""
-    from pallas_compat.rules import _cost_analysis_index
-
-    def refused(module: cst.Module) -> cst.Module:
-        raise AssertionError("the cost_analysis pass ran")
-
-    source = (REAL / "jax_0_4_30" / "gmm.py").read_text()
-    assert "cost_analysis" not in source
-    monkeypatch.setattr(_cost_analysis_index, "without_old_indexing", refused)
-    Migration(cst.parse_module(source)).to("0.12.0.1")
-    with pytest.raises(AssertionError, match="the cost_analysis pass ran"):
-        Migration(cst.parse_module(source + "cost = f.cost_analysis()[0]\n")).to("0.12.0.1")
+        migration.code(target)
+    assert len(readings) == 1

@@ -3,7 +3,6 @@ back by doctor (``report/_migrated.py``)."""
 
 from __future__ import annotations
 
-import libcst as cst
 import pytest
 
 from pallas_compat.facts import works_in
@@ -27,7 +26,7 @@ def test_migrate_never_writes_a_name_the_target_lacks() -> None:
             if works_in(drift.spans, target):
                 continue
             source = use_of(loc.module, loc.attr)
-            migrated = Migration(cst.parse_module(source)).code(target)
+            migrated = Migration(source).code(target)
             given = {u.api for u in uses_in("<given>", source)}
             for use in uses_in("<migrated>", migrated):
                 if use.breaks_on(target) and use.api not in given:
@@ -55,6 +54,6 @@ def test_what_migrate_writes_decides(module: str, name: str, target: str, expect
 
 
 def test_the_deprecated_successor_is_written_with_a_note() -> None:
-    migrated = Migration(cst.parse_module(use_of("jax.experimental.pallas.tpu", "DeviceIdType")))
+    migrated = Migration(use_of("jax.experimental.pallas.tpu", "DeviceIdType"))
     text = migrated.code("0.12.0.1")
     assert "value = pl.DeviceIdType  # pallas-compat: pl.DeviceIdType is deprecated" in text

@@ -4,10 +4,8 @@ where the source shows every piece; a note where it does not."""
 
 from __future__ import annotations
 
-import libcst as cst
-
 from pallas_compat.lint._finder import uses_in
-from pallas_compat.lint._migrate import MARKER, migrate_module
+from pallas_compat.lint._migrate import MARKER, migrate_source
 
 SOURCE = """\
 from jax.experimental.pallas import mosaic_gpu as plgpu
@@ -32,7 +30,7 @@ def body(lhs, rhs, specs, barrier, collective):
 
 
 def migrated(target: str) -> str:
-    return migrate_module(cst.parse_module(SOURCE), target).code
+    return migrate_source(SOURCE, target)
 
 
 def test_doctor_names_each_move_with_its_releases() -> None:

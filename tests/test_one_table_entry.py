@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import libcst as cst
 import pytest
 
 import pallas_compat
@@ -26,9 +25,9 @@ from pallas_compat._cli import main as compat_main
 from pallas_compat.facts import _registry, _table
 from pallas_compat.facts._table import PL, TPU, Feature, Location
 from pallas_compat.lint import _finder
-from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.lint._migrate import migrate_source
 from pallas_compat.rules import _use
-from pallas_compat.rules._syntax import qualified
+from pallas_compat.rules._context import FindContext, Finding
 from pallas_compat.shim import _namespaces
 from pallas_compat.shim._errors import PallasCompatError
 from pallas_compat.shim._patch import patch, unpatch
@@ -101,9 +100,9 @@ def test_patch_installs_it(fake_rename: None) -> None:
 def test_doctor_and_migrate_follow_it(fake_rename: None) -> None:
     (use,) = _finder.uses_in("fake.py", SOURCE)
     assert use.api == "pltpu.FAKE_ANY" and use.breaks_on("0.12.0.1") and not use.breaks_on("0.4.30")
-    out = migrate_module(cst.parse_module(SOURCE), "0.12.0.1").code
+    out = migrate_source(SOURCE, "0.12.0.1")
     assert "space = pl.ANY\n" in out and "from jax.experimental import pallas as pl" in out
-    assert migrate_module(cst.parse_module(SOURCE), "0.4.30").code == SOURCE
+    assert migrate_source(SOURCE, "0.4.30") == SOURCE
 
 
 def surface(*releases: str) -> Surface:
@@ -164,9 +163,9 @@ def test_doctor_advises_the_new_name(params_renamed: None) -> None:
 
 def test_migrate_writes_the_new_name(params_renamed: None) -> None:
     source = "from jax.experimental.pallas import tpu as pltpu\nb = pltpu.CompilerParams(x=1)\n"
-    out = migrate_module(cst.parse_module(source), "0.12.0.1").code
+    out = migrate_source(source, "0.12.0.1")
     assert "b = pltpu.MosaicParams(x=1)" in out
-    assert migrate_module(cst.parse_module(source), "0.12.0").code == source
+    assert migrate_source(source, "0.12.0") == source
 
 
 def test_the_shim_and_patch_serve_the_new_name(params_renamed: None) -> None:
@@ -217,7 +216,7 @@ def test_doctor_and_migrate_follow_a_keyword_that_went(keyword_removed: None) ->
     assert use.code == "PAL207" and use.api == "pallas_call(fake_flag=...)"
     assert use.breaks_on("0.12.0.1") and not use.breaks_on("0.9.0")
     assert "exists in JAX 0.4.30-0.9.0" in use.hint
-    out = migrate_module(cst.parse_module(KEYWORD_SOURCE), "0.12.0.1").code
+    out = migrate_source(KEYWORD_SOURCE, "0.12.0.1")
     assert "# pallas-compat: pl.pallas_call(fake_flag=...) is not taken by JAX 0.12.0.1" in out
 
 
@@ -250,21 +249,21 @@ def fake_rule_module() -> types.ModuleType:
     """``pl.fake_op(x)``, which a fake release renamed ``pl.new_op(x)``: found and rewritten."""
     module = types.ModuleType("pallas_compat.rules.fake_op")
     module.__doc__ = "PAL399 fake-op: pl.fake_op, renamed pl.new_op."
+    example = rules.Example(
+        "from jax.experimental import pallas as pl\ny = pl.fake_op(x)\n",
+        "from jax.experimental import pallas as pl\ny = pl.new_op(x)\n",
+    )
     module.RULE = rules.Rule(
-        "PAL399", "fake-op", "pl.fake_op, renamed pl.new_op", rules.Fix.REWRITES
+        "PAL399", "fake-op", "pl.fake_op, renamed pl.new_op", rules.Fix.REWRITES, example
     )
 
-    def find_call(f: Any, node: ast.Call) -> Any:
-        if f"{PL}.fake_op" in f.qualified(node.func):
-            return _use.use_at(f, node, "pl.fake_op", [["0.4.30", "0.9.0"]], "pl.new_op(x)")
-        return None
-
-    def rewrite_call(m: Any, original: cst.Call, updated: cst.Call) -> Any:
-        if f"{PL}.fake_op" not in qualified(original.func, m):
+    def find_call(f: FindContext, node: ast.Call) -> Any:
+        if f"{PL}.fake_op" not in f.qualified(node.func):
             return None
-        return updated.with_changes(func=cst.parse_expression(f"{m.alias_for(PL)}.new_op"))
+        use = _use.use_at(f, node, "pl.fake_op", [["0.4.30", "0.9.0"]], "pl.new_op(x)")
+        return Finding(use, node.func, lambda m: m.replace(node.func, f"{m.alias_for(PL)}.new_op"))
 
-    module.find_call, module.rewrite_call = find_call, rewrite_call
+    module.find_call = find_call
     return module
 
 

@@ -3,9 +3,7 @@ protocol of JAX 0.10.1 on (the run itself: tests/test_idioms.py, interpret_param
 
 from __future__ import annotations
 
-import libcst as cst
-
-from pallas_compat.lint._migrate import MARKER, migrate_module
+from pallas_compat.lint._migrate import MARKER, migrate_source
 
 SOURCE = """\
 from jax.experimental.pallas import tpu as pltpu
@@ -38,7 +36,7 @@ d = pltpu.InterpretParams(grid_point_recorder=lambda g, c: None)
 
 
 def migrated(target: str) -> str:
-    return migrate_module(cst.parse_module(SOURCE), target).code
+    return migrate_source(SOURCE, target)
 
 
 def test_every_way_out_returns_the_token() -> None:

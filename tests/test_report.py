@@ -206,8 +206,7 @@ def test_the_committed_report_is_what_the_committed_results_give(tmp_path: Path)
 
 
 def test_the_report_needs_no_jax(tmp_path: Path) -> None:
-    """``nox -s report`` installs no JAX: importing it must not happen (libcst it has: the
-    drift rules say what migrate fixes)."""
+    """``nox -s report`` installs no JAX: importing it must not happen."""
     import subprocess
     import sys
 

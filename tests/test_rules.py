@@ -11,10 +11,11 @@ import pytest
 
 import pallas_compat.rules as rules_package
 from pallas_compat._cli import main
+from pallas_compat.lint._finder import uses_in
+from pallas_compat.lint._migrate import MARKER, migrate_source
 from pallas_compat.rules import (
     FINDING_HOOKS,
     MODULES,
-    REWRITING_HOOKS,
     RULES,
     RULES_BY_CODE,
     Fix,
@@ -22,7 +23,7 @@ from pallas_compat.rules import (
     lookup,
 )
 
-HOOKS = frozenset({*FINDING_HOOKS, *REWRITING_HOOKS, "claims_feature"})
+HOOKS = frozenset({*FINDING_HOOKS, "claims_feature"})
 
 
 def test_every_rule_module_is_dispatched() -> None:
@@ -41,11 +42,25 @@ def test_each_rule_has_a_code_a_name_docs_and_a_hook(module: object) -> None:
     )
     assert module.__doc__ and module.__doc__.startswith(f"{rule.code} {rule.name}:")
     assert rule.summary and isinstance(rule.fix, Fix)
-    assert {n for n in vars(module) if n in HOOKS}, "a rule that finds and fixes nothing"
-    finds = any(hasattr(module, h) for h in HOOKS if h.startswith("find_"))
-    fixes = any(hasattr(module, h) for h in HOOKS if h.startswith(("rewrite_", "before", "after")))
-    assert finds or fixes
-    assert fixes or rule.fix is Fix.NONE, f"{rule} says migrate fixes it but has no rewrite"
+    assert any(hasattr(module, h) for h in HOOKS if h.startswith("find_")), "it finds nothing"
+
+
+@pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rpartition(".")[2])
+def test_each_rule_does_what_its_example_shows(module: object) -> None:
+    """doctor finds the rule's use in its example, and migrate writes the example's
+    ``after`` for its target, with the rule alone: a fix as far as the rule says
+    (``Fix``), and the docs that show the example cannot drift from the code."""
+    rule = module.RULE  # type: ignore[attr-defined]
+    example = rule.example
+    assert rule.code in {use.code for use in uses_in("example.py", example.before)}
+    migrated = migrate_source(example.before, example.target, frozenset({rule.code}))
+    assert migrated == example.migrated
+    if rule.fix is Fix.NONE:
+        assert migrated == example.before
+    elif rule.fix is Fix.NOTES:
+        assert MARKER in migrated and migrated.replace(MARKER, "") != example.before
+    else:
+        assert migrated != example.before and MARKER not in migrated
 
 
 def test_codes_and_names_are_unique() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from pallas_compat._usage import UsageError
 from pallas_compat.lint._config import Config
-from pallas_compat.lint._settings import parse_window, selection, split, window
+from pallas_compat.lint._settings import parse_window, selection, window
 from pallas_compat.rules import RULES_BY_CODE
 
 
@@ -30,4 +30,3 @@ def test_flags_win_over_pyproject_and_everything_is_the_default() -> None:
     assert "PAL201" not in chosen and chosen and all(c.startswith("PAL2") for c in chosen)
     assert selection(["PAL301"], [], config) == {"PAL301"}  # the flag's select, pyproject's ignore
     assert selection(["PAL201"], [], config) == set()
-    assert split(["PAL1,PAL2", " PAL3 ", ""]) == ["PAL1", "PAL2", " PAL3 "]

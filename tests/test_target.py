@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import libcst as cst
 import pytest
 
 from pallas_compat.facts._target import Target, asked_of
@@ -65,7 +64,7 @@ PARAMS = pltpu.TPUCompilerParams(dimension_semantics=("parallel",))
 
 def walked(source: str, targets: list[str]) -> tuple[dict[str, str], int]:
     """Each target's migration from one ``Migration``, and how many walks it made."""
-    migration = _migrate.Migration(cst.parse_module(source))
+    migration = _migrate.Migration(source)
     answers = {target: migration.code(target) for target in targets}
     return answers, len(migration._made)
 
@@ -75,7 +74,7 @@ def test_one_walk_per_set_of_answers_not_per_target() -> None:
     assert 1 < walks < len(MATRIX)
     assert len(set(answers.values())) <= walks
     for target in MATRIX:
-        assert answers[target] == _migrate.migrate_module(cst.parse_module(OLD), target).code
+        assert answers[target] == _migrate.migrate_source(OLD, target)
 
 
 @pytest.mark.parametrize("path", REAL, ids=lambda p: f"{p.parent.name}/{p.name}")
@@ -83,5 +82,5 @@ def test_a_shared_migration_is_what_each_target_gets_alone(path: Path) -> None:
     source = path.read_text()
     shared, _ = walked(source, MATRIX)
     for target in MATRIX:
-        alone = _migrate.Migration(cst.parse_module(source)).code(target)
+        alone = _migrate.Migration(source).code(target)
         assert shared[target] == alone, target

@@ -30,8 +30,8 @@ def as_use(fields: dict[str, Any]) -> Use:
 
 def nothing_to_migrate(text: str, *, find: bool = True) -> bool:
     """Doctor finds no use in ``text`` at all: migrate gives it back as it came, on every
-    target (``tests/test_doctor_uses.py`` holds it to that on real kernels), so libcst need
-    not rewrite it. A use that works on the target is not enough: migrate also writes the
+    target (``tests/test_doctor_uses.py`` holds it to that on real kernels), so migrate need
+    not read it. A use that works on the target is not enough: migrate also writes the
     newest spelling where the target has it (``pltpu.TPUMemorySpace.ANY`` -> ``pl.ANY``) and
     turns a masked ``pl.ds`` read into index arrays, which 0.12 needs.
 

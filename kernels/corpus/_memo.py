@@ -1,12 +1,11 @@
-"""A disk cache of what libcst makes of a source text: the shim route's imports and doctor's
-uses (from the text alone) and migrate's rewrite (for one target).
+"""A disk cache of what pallas-compat makes of a source text: the shim route's imports and
+doctor's uses (from the text alone) and migrate's rewrite (for one target).
 
-Every corpus and third-party session prepares the same old files, one release each, and
-libcst takes longer than running most kernels: without the cache each session parses, scopes
-and rewrites every file again. An entry is keyed by the text, the target where the answer
-depends on it, and the digest of the code that computes it (``pallas_compat``, the shim-route
-rewriter, libcst's version, the Python minor), so a change to any of them is a miss, never a
-stale answer. Entries are written atomically: the sessions nox runs side by side share it.
+Every corpus and third-party session prepares the same old files, one release each: without
+the cache each session reads and rewrites every file again. An entry is keyed by the text,
+the target where the answer depends on it, and the digest of the code that computes it
+(``pallas_compat``, the shim-route rewriter, the Python minor), so a change to any of them is
+a miss, never a stale answer. Entries are written atomically: the sessions nox runs side by side share it.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from pathlib import Path
 #: Where entries go; None (the default, and for library use) computes everything each time.
 _folder: Path | None = None
 #: The releases the sessions beside this one migrate to: a file migrated here is migrated for
-#: those too, at once, sharing libcst's scope analysis (``pallas_compat.lint._migrate.Migration``).
+#: those too, at once, sharing one reading (``pallas_compat.lint._migrate.Migration``).
 _also: tuple[str, ...] = ()
 
 
@@ -35,11 +34,11 @@ def use_folder(folder: Path | None) -> None:
 
 
 def default_folder() -> Path:
-    """``libcst/`` in the pallas-compat cache (``scripts/fetch_ops.py``'s, beside the ops)."""
+    """``prepared/`` in the pallas-compat cache (``scripts/fetch_ops.py``'s, beside the ops)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
     from fetch_ops import default_cache
 
-    return default_cache() / "libcst"
+    return default_cache() / "prepared"
 
 
 def also_migrate_to(releases: tuple[str, ...]) -> None:
@@ -63,15 +62,15 @@ def add_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-memo",
         action="store_true",
-        help="prepare every file with libcst again instead of reading the cache of earlier "
-        "sessions (PALLAS_COMPAT_CACHE/libcst)",
+        help="prepare every file again instead of reading the cache of earlier sessions "
+        "(PALLAS_COMPAT_CACHE/prepared)",
     )
     parser.add_argument(
         "--also-migrate-to",
         metavar="RELEASES",
         default="",
         help="comma-separated releases whose sessions migrate the same files: a file migrated "
-        "here is migrated for them too, sharing libcst's scope analysis, and kept in the cache",
+        "here is migrated for them too, sharing one reading, and kept in the cache",
     )
 
 
@@ -83,11 +82,9 @@ def configure(args: argparse.Namespace) -> None:
 @functools.cache
 def code_digest() -> str:
     """The digest of everything an entry's answer comes from besides its text and target."""
-    from importlib.metadata import version
-
     import pallas_compat
 
-    digest = hashlib.sha256(f"{version('libcst')} {sys.version_info[:2]}".encode())
+    digest = hashlib.sha256(f"{sys.version_info[:2]}".encode())
     package = Path(pallas_compat.__file__).parent
     files = sorted(p for p in package.rglob("*") if p.suffix in (".py", ".json"))
     for path in [*files, Path(__file__).with_name("_shim_imports.py")]:

@@ -44,8 +44,8 @@ def prepared_source(path: Path, route: str, target: str, written_for: str | None
 @functools.lru_cache(maxsize=512)
 def _prepared(source: str, route: str, target: str, written_for: str | None = None) -> str:
     """Keyed by the text itself: a release's shared helpers (splash attention's mask files,
-    megablox's common) come once per case that imports them, and migrating one with libcst
-    takes longer than running the kernel. Across sessions, ``_memo`` keeps the shim's
+    megablox's common) come once per case that imports them, and migrating one takes
+    longer than running the kernel. Across sessions, ``_memo`` keeps the shim's
     imports once per text (they do not depend on the target) and migrate's per target."""
     from kernels.corpus import _memo
 
@@ -76,14 +76,10 @@ def migrated(source: str, targets: list[str]) -> dict[str, str]:
     if nothing_to_migrate(source, find=False):
         return dict.fromkeys(targets, source)
 
-    import libcst as cst
-
-    from pallas_compat.lint._finder import gc_paused
     from pallas_compat.lint._migrate import Migration
 
-    with gc_paused():  # as `pallas-compat migrate` runs it
-        migration = Migration(cst.parse_module(source), source=source)
-        return {target: migration.code(target) for target in targets}
+    migration = Migration(source)  # as `pallas-compat migrate` runs it: read once
+    return {target: migration.code(target) for target in targets}
 
 
 @functools.lru_cache(maxsize=1024)

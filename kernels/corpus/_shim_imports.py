@@ -13,104 +13,17 @@ comments kept. Imports of JAX's own shipped kernels (``jax.experimental.pallas.o
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
+import re
 
 from pallas_compat.facts import NAMESPACE_OF
+from pallas_compat.rules._edits import Edits, Text
 
 SHIM = "pallas_compat"
 #: Modules whose submodules the shim serves: ``from jax.experimental import pallas``.
 PARENTS = frozenset(module.rpartition(".")[0] for module in NAMESPACE_OF)
-
-
-def dotted(node: cst.BaseExpression | None) -> str:
-    return (cst.helpers.get_full_name_for_node(node) or "") if node is not None else ""
-
-
-def bound(alias: cst.ImportAlias) -> cst.AsName:
-    """The local name an alias binds, spelt out (``tpu`` -> ``as tpu``)."""
-    return alias.asname or cst.AsName(cst.Name(dotted(alias.name)))
-
-
-def from_import(module: str, names: list[cst.ImportAlias]) -> cst.ImportFrom:
-    names[-1] = names[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return cst.ImportFrom(module=cst.parse_expression(module), names=names)
-
-
-class ShimImports(cst.CSTTransformer):
-    def leave_SimpleStatementLine(
-        self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
-    ) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
-        """One import split in two stays one statement per line."""
-        if len(original.body) != 1 or len(updated.body) == 1:
-            return updated
-        first, *rest = updated.body
-        lines = [
-            updated.with_changes(body=[first.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
-        ]
-        lines += [
-            cst.SimpleStatementLine([s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)])
-            for s in rest
-        ]
-        return cst.FlattenSentinel(lines)
-
-    def leave_Import(
-        self, original: cst.Import, updated: cst.Import
-    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement]:
-        """``import jax.experimental.pallas.tpu as pltpu`` -> ``from pallas_compat import
-        pltpu as pltpu``. A plain ``import jax.experimental.pallas`` binds ``jax``, whose
-        attribute chain the shim does not stand in for: it stays."""
-        kept, shimmed = [], []
-        for alias in updated.names:
-            space = NAMESPACE_OF.get(dotted(alias.name))
-            if space is None or alias.asname is None:
-                kept.append(alias)
-            else:
-                shimmed.append(cst.ImportAlias(cst.Name(space), asname=alias.asname))
-        if not shimmed:
-            return updated
-        made: list[cst.BaseSmallStatement] = [from_import(SHIM, shimmed)]
-        if kept:
-            kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-            made.insert(0, updated.with_changes(names=kept))
-        return cst.FlattenSentinel(made)
-
-    def leave_ImportFrom(
-        self, original: cst.ImportFrom, updated: cst.ImportFrom
-    ) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement]:
-        """``from jax.experimental import pallas as pl`` -> ``from pallas_compat import pl as
-        pl``; ``from jax.experimental.pallas import tpu as pltpu, BlockSpec`` -> ``from
-        pallas_compat import pltpu as pltpu`` and ``from pallas_compat.pl import BlockSpec``."""
-        module = dotted(updated.module)
-        if updated.relative or (module not in PARENTS and module not in NAMESPACE_OF):
-            return updated
-        if isinstance(updated.names, cst.ImportStar):
-            if module not in NAMESPACE_OF:
-                return updated
-            return updated.with_changes(module=cst.parse_expression(shim_of(module)))
-        kept, spaces, members = [], [], []
-        for alias in updated.names:
-            space = NAMESPACE_OF.get(f"{module}.{dotted(alias.name)}")
-            if space is not None:
-                spaces.append(alias.with_changes(name=cst.Name(space), asname=bound(alias)))
-            elif module in NAMESPACE_OF:
-                members.append(alias)
-            else:
-                kept.append(alias)
-        made: list[cst.BaseSmallStatement] = []
-        if kept:
-            made.append(from_import(module, kept))
-        if spaces:
-            made.append(from_import(SHIM, spaces))
-        if members:
-            made.append(from_import(shim_of(module), members))
-        if not spaces and not members:
-            return updated
-        if len(made) == 1:  # keep the statement's own layout (parentheses, comments)
-            names = [*kept, *spaces, *members]
-            if updated.lpar:
-                names[-1] = names[-1].with_changes(comma=updated.names[-1].comma)
-            return updated.with_changes(module=made[0].module, names=names)
-        return cst.FlattenSentinel(made)
+#: ``from <module> import``: where the module is written in a ``from`` import.
+FROM_MODULE = re.compile(r"from(\s+)(.*?)(\s+)import\b", re.S)
 
 
 def shim_of(module: str) -> str:
@@ -120,4 +33,96 @@ def shim_of(module: str) -> str:
 
 def shim_imports(source: str) -> str:
     """``source`` with its Pallas imports taken from ``pallas_compat`` instead."""
-    return cst.parse_module(source).visit(ShimImports()).code
+    text = Text(source)
+    edits = Edits(text)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            import_(edits, node)
+        elif isinstance(node, ast.ImportFrom):
+            import_from(edits, node)
+    return edits.result()
+
+
+def import_(edits: Edits, node: ast.Import) -> None:
+    """``import jax.experimental.pallas.tpu as pltpu`` -> ``from pallas_compat import
+    pltpu as pltpu``. A plain ``import jax.experimental.pallas`` binds ``jax``, whose
+    attribute chain the shim does not stand in for: it stays."""
+    text = edits.source
+    kept, shimmed = [], []
+    for alias in node.names:
+        space = NAMESPACE_OF.get(alias.name)
+        if space is None or alias.asname is None:
+            kept.append(text.segment(alias))
+        else:
+            shimmed.append(f"{space} as {alias.asname}")
+    if not shimmed:
+        return
+    made = [f"from {SHIM} import {', '.join(shimmed)}"]
+    if kept:
+        made.insert(0, f"import {', '.join(kept)}")
+    statements(edits, node, made)
+
+
+def import_from(edits: Edits, node: ast.ImportFrom) -> None:
+    """``from jax.experimental import pallas as pl`` -> ``from pallas_compat import pl as
+    pl``; ``from jax.experimental.pallas import tpu as pltpu, BlockSpec`` -> ``from
+    pallas_compat import pltpu as pltpu`` and ``from pallas_compat.pl import BlockSpec``."""
+    text = edits.source
+    module = node.module or ""
+    if node.level or (module not in PARENTS and module not in NAMESPACE_OF):
+        return
+    if node.names[0].name == "*":
+        if module in NAMESPACE_OF:
+            module_written_as(edits, node, shim_of(module))
+        return
+    kept, spaces, members = [], [], []
+    for alias in node.names:
+        space = NAMESPACE_OF.get(f"{module}.{alias.name}")
+        if space is not None:
+            spaces.append((alias, f"{space} as {alias.asname or alias.name}"))
+        elif module in NAMESPACE_OF:
+            members.append(alias)
+        else:
+            kept.append(alias)
+    if not spaces and not members:
+        return
+    served = shim_of(module) if members else ""
+    groups = [(module, kept), (SHIM, [a for a, _ in spaces]), (served, members)]
+    made = [(name, aliases) for name, aliases in groups if aliases]
+    if len(made) == 1:  # the statement's own layout kept (parentheses, comments)
+        module_written_as(edits, node, made[0][0])
+        for alias, new in spaces:
+            edits.replace(*text.span(alias), new)
+        return
+    new = dict(spaces)
+    statements(
+        edits,
+        node,
+        [
+            f"from {name} import " + ", ".join(new.get(a) or text.segment(a) for a in aliases)
+            for name, aliases in made
+        ],
+    )
+
+
+def module_written_as(edits: Edits, node: ast.ImportFrom, module: str) -> None:
+    """The module a ``from`` import names, written anew."""
+    text = edits.source
+    start = text.start(node)
+    found = FROM_MODULE.match(text.text, start)
+    if found is not None:
+        edits.replace(found.start(2), found.end(2), module)
+
+
+def statements(edits: Edits, node: ast.stmt, made: list[str]) -> None:
+    """``made`` in place of ``node``: one per line (the comment after it stays on the first)
+    where the statement is alone on its line, else ``;``-separated."""
+    text = edits.source
+    start, end = text.span(node)
+    line_start = text.starts[node.lineno - 1]
+    indent = text.text[line_start:start]
+    alone = (
+        not indent.strip()
+        and not text.text[end : text.line_end(node.end_lineno or node.lineno)].split("#")[0].strip()
+    )
+    edits.replace(start, end, (f"\n{indent}" if alone else "; ").join(made))

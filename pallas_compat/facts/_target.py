@@ -37,6 +37,10 @@ class Target:
         self.named = True
         return self._release
 
+    def is_release(self, release: str) -> bool:
+        """Is this the target ``release`` (not a question: the answer is not recorded)?"""
+        return self._release == release
+
     def works_in(self, spans: Sequence[Sequence[str]]) -> bool:
         """Is the target inside one of the ``[first, last]`` spans?"""
         key = tuple(tuple(span) for span in spans)

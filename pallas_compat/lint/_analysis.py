@@ -4,19 +4,17 @@ content. Lines about files left untouched come out in the order of the files."""
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import multiprocessing
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from pallas_compat._cpus import usable_cpus
 from pallas_compat.lint import _finder
-from pallas_compat.lint._cache import Cache, content_key, default_folder
+from pallas_compat.lint._cache import Cache, content_key
 from pallas_compat.lint._inputs import (
     internal_error,
     read,
@@ -25,6 +23,7 @@ from pallas_compat.lint._inputs import (
     why_not_parsed,
 )
 from pallas_compat.lint._noqa import Silenced, by_statement, noqa_lines
+from pallas_compat.lint._options import Inputs
 from pallas_compat.lint._tree import Source
 from pallas_compat.rules._use import Use
 
@@ -171,8 +170,6 @@ def from_cache(path: str, kept: dict[str, Any], data: bytes) -> Outcome:
     return Outcome(uses, noqa, data=data if uses else None)
 
 
-def analysis_of(args: argparse.Namespace, files: Sequence[Source], command: str) -> list[Outcome]:
-    """``analyse`` as the command line asks: ``--jobs``, ``--no-cache``, ``--cache-dir``."""
-    jobs = args.jobs if getattr(args, "jobs", None) else usable_cpus()
-    folder = None if getattr(args, "no_cache", False) else (args.cache_dir or default_folder())
-    return analyse(files, command, jobs, Cache(Path(folder) if folder else None))
+def analysis_of(inputs: Inputs, files: Sequence[Source], command: str) -> list[Outcome]:
+    """``analyse`` as asked: ``--jobs``, the cache folder (or none)."""
+    return analyse(files, command, inputs.jobs or usable_cpus(), Cache(inputs.cache))

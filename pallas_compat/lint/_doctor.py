@@ -4,7 +4,6 @@ annotations or SARIF."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from importlib.metadata import PackageNotFoundError, version
@@ -12,8 +11,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pallas_compat.lint import _runs_on
 from pallas_compat.lint._analysis import analysis_of
 from pallas_compat.lint._finder import UseState
-from pallas_compat.lint._inputs import exclusions_of, python_sources
+from pallas_compat.lint._inputs import python_sources
 from pallas_compat.lint._noqa import silenced
+from pallas_compat.lint._options import DoctorOptions, Inputs
 from pallas_compat.lint._render_github import workflow_commands
 from pallas_compat.lint._render_html import page, report_url
 from pallas_compat.lint._render_sarif import sarif
@@ -24,14 +24,14 @@ from pallas_compat.rules._use import Use
 FORMATS = ("text", "json", "html", "github", "sarif")
 
 
-def collect(args: argparse.Namespace, chosen: Settings) -> Report:
+def collect(inputs: Inputs, chosen: Settings) -> Report:
     """doctor's report: the selected uses not silenced by a ``# noqa``."""
     uses: list[Use] = []
     unreadable: list[str] = []
     silenced_count = 0
-    files, skipped = python_sources(args.paths, exclusions_of(args))
+    files, skipped = python_sources(inputs.paths, inputs.exclusions)
     unreadable += [str(s.path) for s in skipped if s.unread]  # folders the OS would not list
-    for source, found in zip(files, analysis_of(args, files, "doctor"), strict=True):
+    for source, found in zip(files, analysis_of(inputs, files, "doctor"), strict=True):
         if found.uses is None:
             unreadable.append(str(source.path))
             continue
@@ -99,19 +99,20 @@ def own_version() -> str:
         return "0+unknown"
 
 
-def doctor(args: argparse.Namespace) -> int:
+def doctor(options: DoctorOptions) -> int:
     url = None
-    if args.format == "html":  # a page that is not there is refused before any file is read
-        url = report_url(args.report)
-    report = collect(args, settings(args))
-    if args.format == "json":
+    form = options.format
+    if form == "html":  # a page that is not there is refused before any file is read
+        url = report_url(options.report)
+    report = collect(options.inputs, settings(options.inputs.paths, options.choice))
+    if form == "json":
         out = json.dumps(report.as_json(), indent=1) + "\n"
-    elif args.format == "html":
+    elif form == "html":
         out = page(report, url)
-    elif args.format == "github":
+    elif form == "github":
         out = "".join(f"{line}\n" for line in workflow_commands(report))
         print(text(report).splitlines()[-1], file=sys.stderr)
-    elif args.format == "sarif":
+    elif form == "sarif":
         out = sarif(report, own_version())
     else:
         out = text(report)

@@ -1,11 +1,11 @@
-"""Find uses of drifted Pallas APIs in source code, for ``doctor``: the standard library's
-``ast`` and a scope analysis of our own (``rules._scopes``), no libcst.
+"""Find uses of drifted Pallas APIs in source code: the one reading of a file, for ``doctor``
+and ``migrate`` alike, over the standard library's ``ast`` with a scope analysis of our own
+(``rules._scopes``).
 
 ``UseFinder`` walks a module once and asks each drift rule (``pallas_compat.rules``) about
-the nodes it has hooks for; each use it returns carries the rule's code. What counts as
-drifted, and where each spelling works, comes from the API-facts table and its scanned
-release ranges. libcst (milliseconds a line) is left to ``migrate``'s rewrites of the files
-in which this finds something.
+the nodes it has hooks for; each use it returns carries the rule's code, and each fix the
+rule attached to it (a ``Finding``) is kept for ``migrate``. What counts as drifted, and
+where each spelling works, comes from the API-facts table and its scanned release ranges.
 """
 
 from __future__ import annotations
@@ -15,20 +15,24 @@ import contextlib
 import dataclasses
 import functools
 import gc
+import io
 import re
+import tokenize
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pallas_compat import rules
 from pallas_compat.facts._registry import Drift, registry
-from pallas_compat.rules._context import FindContext
-from pallas_compat.rules._expansions import FOLLOWED, Expansions
-from pallas_compat.rules._read import Bindings, expansions, imported_modules
+from pallas_compat.rules._bindings import Bindings, imported_modules
+from pallas_compat.rules._context import FindContext, Finding
+from pallas_compat.rules._edits import Text
+from pallas_compat.rules._expansions import FOLLOWED, Expansions, expansions
 from pallas_compat.rules._scopes import Scopes, children
 from pallas_compat.rules._use import Use, UseState
 
 __all__ = [
     "Drift",
+    "Finding",
     "Use",
     "UseFinder",
     "UseState",
@@ -39,6 +43,8 @@ __all__ = [
 ]
 
 CLASS_NAME = re.compile(rb"class\s+")
+#: What a rule's finder returns for one node: a use, a use with its fix, or nothing.
+Found = Use | Finding | None
 
 
 def may_use_pallas(data: bytes) -> bool:
@@ -59,6 +65,18 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def encoding_of(data: bytes) -> str:
+    """The encoding Python reads a file's bytes in: its coding line's, ``utf-8-sig`` after a
+    BOM, else UTF-8 (what ``migrate`` writes the file back in)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return encoding
+
+
+def decoded(data: bytes) -> str:
+    """A file's bytes as Python decodes them (its coding line or BOM honoured)."""
+    return data.decode(encoding_of(data)).removeprefix("\ufeff")
+
+
 def parse_source(data: bytes | str) -> ast.Module:
     """``ast.parse`` of a file's bytes (its coding line honoured); ``SyntaxError`` (and
     ``ValueError`` for a NUL byte) where CPython would not compile it."""
@@ -72,7 +90,12 @@ class UseFinder:
         self.path = path
         self.module = module
         self.source = source.encode() if isinstance(source, str) else source
+        self.decoded = source if isinstance(source, str) else None
         self.uses: list[Use] = []
+        #: What ``migrate`` fixes: each use a rule attached a fix to, and fixes of their own.
+        self.findings: list[Finding] = []
+        #: id(alias) -> the import statement it is written in.
+        self.imports: dict[int, ast.Import | ast.ImportFrom] = {}
         #: What a rule keeps while the walk goes on, under its code.
         self.state: dict[str, Any] = {}
         #: The table's derived views (drifted names, moved members) the rules look up.
@@ -80,11 +103,11 @@ class UseFinder:
         #: Each hook's rules, looked up once per file (the visit of every node asks).
         self.hooks = {hook: rules.hooks(hook) for hook in rules.FINDING_HOOKS}
         self.drifted = (self.table.drifted_names, self.table.moved_members, self.table.member_forms)
-        #: Answers kept for this file, under the helper's name (``_read.called``).
+        #: Answers kept for this file, under the helper's name (``_calls.called``).
         self.memo: dict[str, dict[int, Any]] = {}
         self.known: dict[int, set[str]] = {}
         self.scopes = Scopes(module)
-        self.expansions: Expansions | None = expansions(module, self, self.position)
+        self.expansions: Expansions | None = expansions(self.scopes, self.position)
 
     @functools.cached_property
     def bindings(self) -> Bindings:
@@ -93,6 +116,11 @@ class UseFinder:
     @functools.cached_property
     def lines(self) -> list[bytes]:
         return self.source.splitlines()
+
+    @functools.cached_property
+    def text(self) -> Text:
+        """The file's text (decoded as Python reads it), where its fixes make their edits."""
+        return Text(self.decoded if self.decoded is not None else decoded(self.source))
 
     def position(self, node: ast.AST) -> tuple[int, int]:
         """(line, column from 1 in characters) where ``node`` starts; a class's name for a
@@ -145,11 +173,16 @@ class UseFinder:
         owner = next((n for n in sorted(self.qualified(node.args[0])) if n in FOLLOWED), None)
         return f"{owner}.{node.args[1].value}" if owner else None
 
-    def add(self, rule: rules.Rule, found: Use | Iterable[Use | None] | None) -> None:
-        """Keep what a rule found (one use, several, or none), stamped with its code."""
-        for use in [found] if isinstance(found, Use) or found is None else found:
-            if use is not None:
-                self.uses.append(dataclasses.replace(use, code=rule.code))
+    def add(self, rule: rules.Rule, found: Found | Iterable[Found] | None) -> None:
+        """Keep what a rule found (one use or finding, several, or none), stamped with its
+        code: the uses for doctor, the fixes for migrate."""
+        for item in [found] if isinstance(found, Use | Finding) or found is None else found:
+            if isinstance(item, Finding):
+                use = dataclasses.replace(item.use, code=rule.code) if item.use else None
+                self.findings.append(dataclasses.replace(item, use=use, code=rule.code))
+                item = use
+            if item is not None:
+                self.uses.append(dataclasses.replace(item, code=rule.code))
 
     def keyword_owner(self, callable_key: str, name: str) -> rules.Rule | None:
         """The rule that handles keyword ``name`` of ``callable_key`` itself, if one does."""
@@ -203,6 +236,8 @@ class UseFinder:
             self.ask("find_subscript", node)
         elif kind is ast.Assign:
             self.ask("find_assign", node)
+        elif kind is ast.Expr:
+            self.ask("find_expr", node)
         elif kind is ast.Dict:
             for key, value in zip(node.keys, node.values, strict=True):  # type: ignore[attr-defined]
                 if key is not None:
@@ -240,7 +275,13 @@ class UseFinder:
                 return getattr(module, "LOOK_INSIDE", False)
         return None
 
+    def import_of(self, alias: ast.AST) -> ast.Import | ast.ImportFrom | None:
+        """The import statement an ``import`` alias is written in."""
+        return self.imports.get(id(alias))
+
     def record_imports(self, node: ast.Import | ast.ImportFrom) -> None:
+        for alias in node.names:
+            self.imports[id(alias)] = node
         for module, at in imported_modules(node):
             before = len(self.uses)
             self.ask("find_import", module, at)

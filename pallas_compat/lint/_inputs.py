@@ -3,7 +3,6 @@ parsed module; what cannot be read is named on stderr, one line each, and passed
 
 from __future__ import annotations
 
-import argparse
 import io
 import os
 import sys
@@ -30,12 +29,6 @@ def python_sources(
     for entry in skipped:
         print(entry, file=sys.stderr)
     return found, skipped
-
-
-def exclusions_of(args: argparse.Namespace) -> Exclusions:
-    """``--extend-exclude`` and ``--no-respect-gitignore`` as the walk takes them."""
-    patterns = [p.strip() for value in args.extend_exclude or [] for p in value.split(",")]
-    return Exclusions(tuple(p for p in patterns if p), not args.no_respect_gitignore)
 
 
 def undecodable(data: bytes) -> str | None:
@@ -73,8 +66,7 @@ def why_not_parsed(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-#: Past these, a file is left alone and named: generated code, not a kernel to check (and
-#: ``migrate``'s libcst would spend minutes and a gigabyte on one megabyte-long line).
+#: Past these, a file is left alone and named: generated code, not a kernel to check.
 MAX_BYTES = 2 * 1024 * 1024
 MAX_LINE = 100_000
 

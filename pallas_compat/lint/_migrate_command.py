@@ -4,53 +4,46 @@ file would change, like ``ruff format --check``)."""
 
 from __future__ import annotations
 
-import argparse
 import ast
 import difflib
 import stat
 import sys
 
-import libcst as cst
-
 from pallas_compat._file_writes import write_atomic
 from pallas_compat._usage import UsageError
 from pallas_compat.lint._analysis import Outcome, analysis_of, examine
-from pallas_compat.lint._finder import UseState, gc_paused
-from pallas_compat.lint._inputs import (
-    exclusions_of,
-    internal_error,
-    python_sources,
-    too_deep,
-)
-from pallas_compat.lint._migrate import migrate_module
+from pallas_compat.lint._finder import UseState, encoding_of
+from pallas_compat.lint._inputs import internal_error, python_sources, too_deep
+from pallas_compat.lint._migrate import Migration
 from pallas_compat.lint._noqa import silenced
+from pallas_compat.lint._options import MigrateOptions, Mode
 from pallas_compat.lint._settings import Settings, settings
 from pallas_compat.lint._tree import Source
 from pallas_compat.rules._advice import write_for
 
 
 def rewritten(source: Source, found: Outcome, chosen: Settings) -> bytes | None:
-    """The file's new bytes (its own where nothing changes), from what the analysis found in
-    it: libcst reads only a file with uses. None, after one line on stderr, where it cannot
-    be parsed or the rewrite would not parse."""
+    """The file's new bytes (its own where nothing changes), in its own encoding, from what
+    the analysis found in it (only a file with uses is read again). None, after one line on
+    stderr, where it cannot be parsed or the rewrite would not parse."""
     before = found.data
     if before is None:  # no use: nothing to rewrite on any target
         return None
-    with gc_paused():
-        try:
-            module = cst.parse_module(before)
-            migrated = migrate_module(module, chosen.target, chosen.selected, found.noqa)
-        except (cst.ParserSyntaxError, ValueError) as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            print(f"{source.path}: cannot parse, left untouched ({first})", file=sys.stderr)
-            return None
-        except RecursionError:
-            print(too_deep(source.path, "migrate"), file=sys.stderr)
-            return None
-        except Exception as exc:  # a bug of ours must not hide the other files
-            print(internal_error(source.path, "migrate", exc), file=sys.stderr)
-            return None
-    after = migrated.bytes
+    try:
+        encoding = encoding_of(before)
+        text = before.decode(encoding)
+        migration = Migration(text, chosen.selected, found.noqa, str(source.path))
+        after = migration.code(chosen.target).encode(encoding)
+    except (SyntaxError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"{source.path}: cannot parse, left untouched ({first})", file=sys.stderr)
+        return None
+    except RecursionError:
+        print(too_deep(source.path, "migrate"), file=sys.stderr)
+        return None
+    except Exception as exc:  # a bug of ours must not hide the other files
+        print(internal_error(source.path, "migrate", exc), file=sys.stderr)
+        return None
     if after != before:
         try:
             ast.parse(after)
@@ -74,18 +67,19 @@ def diff(source: Source, before: bytes, after: bytes) -> None:
     )
 
 
-def migrate(args: argparse.Namespace) -> int:
-    chosen = settings(args)
+def migrate(options: MigrateOptions) -> int:
+    inputs, mode = options.inputs, options.mode
+    chosen = settings(inputs.paths, options.choice)
     if len(chosen.releases) > 1:
         raise UsageError(
             f"pyproject.toml sets a support window: migrate writes for one release, pass "
             f"--target (the shim's imports serve {chosen.label})"
         )
     status, changed, unwritable, unfixed = 0, 0, 0, 0
-    files, skipped = python_sources(args.paths, exclusions_of(args))
+    files, skipped = python_sources(inputs.paths, inputs.exclusions)
     if any(s.unread for s in skipped):  # code under it went unchecked: never a quiet pass
         status = 1
-    for source, found in zip(files, analysis_of(args, files, "migrate"), strict=True):
+    for source, found in zip(files, analysis_of(inputs, files, "migrate"), strict=True):
         if found.uses is None:
             status = 1
             continue
@@ -101,9 +95,9 @@ def migrate(args: argparse.Namespace) -> int:
         status, unfixed = (1 if left else status), unfixed + len(left)
         if after == before:
             continue
-        if args.check:
+        if mode is Mode.CHECK:
             print(f"would rewrite {source.path}", file=sys.stderr)
-        elif args.write:
+        elif mode is Mode.WRITE:
             if read_only(source):  # a rename would replace it anyway: its mode says no
                 print(
                     f"{source.path}: read-only, left untouched (chmod u+w to let migrate write it)",
@@ -121,8 +115,8 @@ def migrate(args: argparse.Namespace) -> int:
         else:
             diff(source, before, after)
         changed += 1
-    print(summary(args, changed, unwritable, chosen.target, unfixed), file=sys.stderr)
-    return max(status, 1 if args.check and changed else 0)
+    print(summary(mode, changed, unwritable, chosen.target, unfixed), file=sys.stderr)
+    return max(status, 1 if mode is Mode.CHECK and changed else 0)
 
 
 def still_breaking(source: Source, after: bytes, chosen: Settings) -> list[str]:
@@ -149,12 +143,10 @@ def read_only(source: Source) -> bool:
         return False
 
 
-def summary(
-    args: argparse.Namespace, changed: int, unwritable: int, target: str, unfixed: int = 0
-) -> str:
-    if args.check:
+def summary(mode: Mode, changed: int, unwritable: int, target: str, unfixed: int = 0) -> str:
+    if mode is Mode.CHECK:
         action = "would be rewritten (--check)"
-    elif args.write:
+    elif mode is Mode.WRITE:
         action = "rewritten"
     else:
         action = "would change (dry run; --write to apply)"

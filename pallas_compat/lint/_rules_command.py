@@ -3,16 +3,15 @@ far ``migrate`` fixes it (``--format json`` for tools)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
 from pallas_compat import rules as drift_rules
 
 
-def rules(args: argparse.Namespace) -> int:
+def rules(format: str = "text") -> int:
     listed = drift_rules.RULES  # read now: a test (or a plugin) may have added one
-    if args.format == "json":
+    if format == "json":
         records = [
             {"code": r.code, "name": r.name, "checks": r.summary, "fix": str(r.fix)} for r in listed
         ]

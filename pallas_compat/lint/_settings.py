@@ -4,7 +4,7 @@ and every rule."""
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from packaging.version import Version
@@ -12,6 +12,7 @@ from packaging.version import Version
 from pallas_compat._usage import UsageError
 from pallas_compat.facts._table import installed_jax, scanned_releases
 from pallas_compat.lint import _config
+from pallas_compat.lint._options import Choice
 from pallas_compat.rules import RULES_BY_CODE, lookup
 
 
@@ -63,22 +64,19 @@ def selection(select: list[str], ignore: list[str], config: _config.Config) -> f
         raise UsageError(str(exc)) from None
 
 
-def split(values: list[str] | None) -> list[str]:
-    """``--select PAL1,PAL201 --select PAL3`` -> every code named."""
-    return [part for value in values or [] for part in value.split(",") if part.strip()]
-
-
-def settings(args: argparse.Namespace) -> Settings:
+def settings(paths: Sequence[str], choice: Choice) -> Settings:
+    """The command line's ``choice``, then the ``pyproject.toml`` above ``paths``, then the
+    installed JAX and every rule."""
     try:
-        config = _config.load(list(args.paths))
+        config = _config.load(list(paths))
     except _config.ConfigError as exc:
         raise UsageError(str(exc)) from None
-    selected = selection(split(args.select), split(args.ignore), config)
-    support = getattr(args, "support", None)
-    if args.target is not None and not args.target.strip():
+    selected = selection(list(choice.select), list(choice.ignore), config)
+    support, target = choice.support, choice.target
+    if target is not None and not target.strip():
         raise UsageError("--target '': name a JAX release (--target 0.12.0.1)")
-    if args.target is not None or (support is None and config.support is None):
-        release = args.target or config.target or installed_jax()
+    if target is not None or (support is None and config.support is None):
+        release = target or config.target or installed_jax()
         if release == "unknown":
             raise UsageError("JAX is not installed here: pass --target X.Y.Z")
         return Settings((known(release),), f"JAX {release}", selected)

@@ -1,24 +1,36 @@
 """The drift rules: one module per kind of drift, each with a stable code and name, the finder
-``doctor`` runs, the libcst rewrite ``migrate`` runs, and the advice both print.
+``doctor`` runs, the fix ``migrate`` applies, and the advice both print.
+
+One reading decides. A rule's finder reads the file once, over the standard library's
+``ast`` (with the scope analysis of ``_scopes``), and returns each ``Use`` doctor reports;
+where migrate can act, a ``Finding`` carries the use, the node and a fix. The fix never reads
+the source again to decide: it asks the target release its questions (``FixContext``) and
+turns the finder's decision into text edits on the node's source range (``_edits``), ruff's
+model. Edits never overlap; an outer fix copies the text of the inner ones it holds
+(``FixContext.current``), so a call rewritten by two rules carries both; everything outside
+the edited ranges, comments and formatting included, stays byte for byte. Text edits serve
+every rewrite the rules make, so no second tree (libcst's, which migrate used to re-read the
+source with) is kept: doctor, migrate and the report import only ``ast``.
 
 Public: ``RULES``, ``RULES_BY_CODE`` and the lookups below are what the report and tools
 built on pallas-compat read. Floor: above the facts; it imports nothing of the shim, the lint
-tools or the matrix. The helpers every rule shares live here too (``_syntax``, ``_rewrite``,
-``_keywords``, ``_use``: the ``Use`` a finder reports, ...).
+tools or the matrix. The readings the rules share are one module each, named for the question
+they answer of the tree: ``_scopes`` (qualified names), ``_bindings`` (what a name is bound
+to), ``_calls`` (which callable a call reaches, with which arguments), ``_dicts``,
+``_expansions`` (star imports, module aliases), ``_argument_order``, ... ; the fixes' tools
+are ``_edits`` (text edits), ``_arguments`` (an argument list's commas), ``_rewrite`` and
+``_statements``.
 
-A rule module defines ``RULE`` and any of these hooks, which the two dispatchers
-(``lint._finder.UseFinder``, ``lint._migrate.Migrator``) call in the order of ``MODULES``,
-each with the walk typed in ``_context`` (``FindContext``, ``RewriteContext``):
+A rule module defines ``RULE``, its docstring (what changed, on which releases, before and
+after), and any of these finding hooks, which the dispatcher (``lint._finder.UseFinder``)
+calls in the order of ``MODULES`` with the walk typed in ``_context`` (``FindContext``):
+``find_module``, ``find_import``, ``find_name`` (the first that answers wins), ``find_class``,
+``find_subscript``, ``find_call``, ``find_assign``, ``find_expr``,
+``enter_function``/``leave_function``. Each returns uses, findings or nothing; migrate runs
+the findings' fixes from the innermost node out (``lint._migrate``). Also:
 
-- finding: ``find_module``, ``find_import``, ``find_name`` (the first that answers wins),
-  ``find_class``, ``find_subscript``, ``find_call``, ``find_assign``,
-  ``enter_function``/``leave_function``;
-- rewriting: ``prepare``, ``before``/``after`` (whole-module passes), ``rewrite_import``,
-  ``rewrite_import_from``, ``rewrite_attribute`` (the first that answers wins),
-  ``rewrite_call`` (a ``FINAL`` rule's answer ends the call's rewriting), ``rewrite_expr``,
-  ``rewrite_assign``, ``rewrite_class``, ``rewrite_function``;
-- ``MENTIONS``: text a whole-module pass rewrites (and no rule writes), so that a file whose
-  source lacks it skips the pass, and asks nothing of the target;
+- ``WHOLE_FILE``: its fix is the file's (``for_loop``): a ``# noqa`` naming the rule anywhere
+  in the file leaves the file alone;
 - ``KEYWORDS``: the (callable, keyword) pairs the rule handles itself; ``FORMS``: the table's
   call forms it finds; ``claims_feature``: the table features whose names it finds.
 
@@ -59,10 +71,10 @@ from pallas_compat.rules import (
     tpu_repeat,
     unsupported_keyword,
 )
-from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._rule import Example, Fix, Rule
 
 #: The order the hooks run in: a name is the first claiming rule's (``removed_name`` takes
-#: what no other claims), a call's rewrites compose in this order.
+#: what no other claims), and the fixes of one node run in this order.
 MODULES: tuple[ModuleType, ...] = (
     enum_member,
     member_form,
@@ -101,21 +113,9 @@ FINDING_HOOKS = (
     "find_subscript",
     "find_call",
     "find_assign",
+    "find_expr",
     "enter_function",
     "leave_function",
-)
-REWRITING_HOOKS = (
-    "prepare",
-    "before",
-    "after",
-    "rewrite_import",
-    "rewrite_import_from",
-    "rewrite_attribute",
-    "rewrite_call",
-    "rewrite_expr",
-    "rewrite_assign",
-    "rewrite_class",
-    "rewrite_function",
 )
 RULES_BY_CODE: dict[str, Rule] = {r.code: r for r in RULES}
 RULES_BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}
@@ -123,10 +123,10 @@ RULES_BY_NAME: dict[str, Rule] = {r.name: r for r in RULES}
 __all__ = [
     "FINDING_HOOKS",
     "MODULES",
-    "REWRITING_HOOKS",
     "RULES",
     "RULES_BY_CODE",
     "RULES_BY_NAME",
+    "Example",
     "Fix",
     "Rule",
     "hooks",

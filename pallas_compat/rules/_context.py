@@ -1,64 +1,38 @@
-"""What a rule's hooks receive: the walk of one file, typed, so that a reader (and mypy) can
-follow the target release from ``migrate`` into a rule.
+"""What a rule's hooks receive: ``doctor``'s reading of one file (``FindContext``) and
+``migrate``'s fixing of it for one target (``FixContext``), typed, so that a reader (and
+mypy) can follow the target release from ``migrate`` into a rule.
 
-``doctor``'s dispatcher (``lint._finder.UseFinder``, over ``ast``) gives the finders
-(``find_*``) a ``FindContext``; ``migrate``'s (``lint._migrate.MigratorBase``, a libcst
-visitor) gives the rewrites (``rewrite_*``) a ``RewriteContext``. The rules see only what is
-written here, and never import the dispatchers (they sit a floor above).
+A finder (``find_*``) reads the file once, over ``ast``, and decides: it returns each ``Use``
+doctor reports, and where ``migrate`` can act, a ``Finding`` carrying the use and its fix. A
+fix is a function of the ``FixContext``: it asks the target its questions and turns what the
+finder read into text edits, never reading the source again to decide. The rules see only
+what is written here, and never import the dispatchers (a floor above).
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    import ast
-
-    import libcst as cst
-    from libcst.metadata import BaseMetadataProvider
-
     from pallas_compat.facts._registry import Drift, Registry
     from pallas_compat.facts._table import Feature, Location
-    from pallas_compat.rules._argument_order import Bindings
+    from pallas_compat.rules._bindings import Bindings
+    from pallas_compat.rules._edits import Edits, Text
     from pallas_compat.rules._expansions import Expansions
-    from pallas_compat.rules._numbers import FlatReading
-    from pallas_compat.rules._read import Bindings as ReadBindings
     from pallas_compat.rules._rule import Rule
     from pallas_compat.rules._scopes import Scopes
+    from pallas_compat.rules._use import Use
 
-__all__ = ["FindContext", "ReadsMetadata", "RewriteContext"]
-
-T = TypeVar("T")
-
-
-class ReadsMetadata(Protocol):
-    """A libcst visitor's metadata (qualified names, positions), as the helpers read it."""
-
-    def get_metadata(
-        self, key: type[BaseMetadataProvider[T]], node: cst.CSTNode, default: T = ...
-    ) -> T: ...
-
-
-class Walk(ReadsMetadata, Protocol):
-    """What both walks give: the table's views, the module's bindings and expansions, a
-    rule's own state, and which rule owns a keyword (for the catch-all keyword rule)."""
-
-    #: The table's derived views (drifted names, moved members) the rules look up.
-    table: Registry
-    #: What a rule keeps while the walk goes on, under its code.
-    state: dict[str, Any]
-
-    @property
-    def expansions(self) -> Expansions | None: ...
-
-    def keyword_owner(self, callable_key: str, name: str) -> Rule | None: ...
+__all__ = ["FindContext", "Finding", "FixContext", "Fixer"]
 
 
 class FindContext(Protocol):
-    """``doctor``'s walk, over the standard library's ``ast``: the file's path, the table's
-    views, a rule's own state, qualified names (star imports and module aliases followed),
-    where a node starts, and the module's bindings read once."""
+    """``doctor``'s walk, over the standard library's ``ast``: the file's path and text, the
+    table's views, a rule's own state, qualified names (star imports and module aliases
+    followed), where a node starts, and the module's bindings read once."""
 
     path: str
     #: The table's derived views (drifted names, moved members) the rules look up.
@@ -68,9 +42,13 @@ class FindContext(Protocol):
     scopes: Scopes
     #: Answers kept for the walk of one file, under a helper's or rule's name.
     memo: dict[str, dict[int, Any]]
+    module: ast.Module
 
     @property
     def expansions(self) -> Expansions | None: ...
+
+    @property
+    def text(self) -> Text: ...
 
     def keyword_owner(self, callable_key: str, name: str) -> Rule | None: ...
 
@@ -78,37 +56,71 @@ class FindContext(Protocol):
 
     def position(self, node: ast.AST) -> tuple[int, int]: ...
 
+    def import_of(self, alias: ast.AST) -> ast.Import | ast.ImportFrom | None: ...
+
     @property
-    def bindings(self) -> ReadBindings: ...
+    def bindings(self) -> Bindings: ...
 
 
-class RewriteContext(Walk, Protocol):
-    """``migrate``'s walk: the target, asked through its answers, and the edits a rule makes
-    beside its rewrite (imports, notes)."""
+class FixContext(Protocol):
+    """``migrate``'s fixing of one file for one target: the target, asked through its
+    answers; the file's text and the edits made to it (``edits``); the imports and the notes a
+    fix adds; the finder's reading, for a name a fix must spell."""
+
+    @property
+    def table(self) -> Registry:
+        """The table's derived views (drifted names, moved members) the rules look up."""
+
+    @property
+    def edits(self) -> Edits: ...
+
+    @property
+    def reading(self) -> FindContext:
+        """doctor's reading of the file: qualified names and bindings, read once."""
 
     @property
     def target(self) -> str: ...
 
     def works_in(self, spans: Sequence[Sequence[str]]) -> bool: ...
 
+    def since(self, release: str) -> bool: ...
+
     def works(self, loc: Location) -> bool: ...
 
+    def present(self, loc: Location) -> bool: ...
+
     def form_works(self, form: str) -> bool: ...
-
-    def once(self, key: str, compute: Callable[[], T]) -> T: ...
-
-    def bindings(self) -> Bindings: ...
-
-    def alias_for(self, module: str) -> str: ...
 
     def replacement(self, drift: Drift | Feature) -> Location | None: ...
 
     def replacement_params(self, backend: str) -> Location | None: ...
 
+    def alias_for(self, module: str) -> str: ...
+
+    def keyword_owner(self, callable_key: str, name: str) -> Rule | None: ...
+
     def mark(self, text: str) -> None: ...
 
     def unmark(self, prefix: str) -> None: ...
 
-    def code(self, node: cst.CSTNode) -> str: ...
+    def current(self, node: ast.AST, *, leading: bool = False) -> str: ...
 
-    def source_reading(self) -> FlatReading: ...
+    def replace(self, node: ast.AST, text: str, *, leading: bool = False) -> None: ...
+
+
+#: A fix: makes its edits (or notes) for the target. True where it rewrote the whole node
+#: into another (a call made another call): no later rule rewrites that node.
+Fixer = Callable[[FixContext], "bool | None"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A rule's decision at one place: the use doctor reports (None for a fix of a use another
+    rule reports), the node its fix rewrites (fixes run from the innermost node out, so that
+    an outer rewrite carries the inner ones), and the fix."""
+
+    use: Use | None
+    node: ast.AST
+    fix: Fixer
+    #: The rule's code, stamped by the dispatcher.
+    code: str = ""

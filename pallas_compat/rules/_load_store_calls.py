@@ -9,7 +9,11 @@ value (``old = pl.swap(ref, idx, v)``) becomes the read and the write it was.
 
 from __future__ import annotations
 
-import libcst as cst
+import ast
+from dataclasses import dataclass
+
+from pallas_compat.rules._arguments import Argument, arguments
+from pallas_compat.rules._edits import Text
 
 #: The old signatures' arguments that could be given by position, in order.
 PARAMETERS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -19,23 +23,34 @@ PARAMETERS: dict[str, tuple[tuple[str, ...], ...]] = {
 }
 
 
-def canonical(call: cst.Call, name: str) -> cst.Call | None:
-    """``call`` with the old signature's leading arguments positional, in order, and the rest
-    (``mask=``, ``other=``, hints) after them as they were; None where that cannot be told
-    (``*args``, ``**kwargs``, an argument missing)."""
-    if any(arg.star for arg in call.args):
+@dataclass(frozen=True)
+class Bound:
+    """A call's arguments bound to the old signature: the leading ones in order (``ref``,
+    ``idx``, ``val``), then the rest (``mask=``, ``other=``, hints) as they were written."""
+
+    leading: list[Argument]
+    rest: list[Argument]
+    #: What followed the call's last argument (its comma, the space before ``)``): the last
+    #: argument of the bound form takes it.
+    closing: str
+
+
+def canonical(call: ast.Call, name: str, text: Text) -> Bound | None:
+    """``call``'s arguments bound to the old signature of ``name``; None where that cannot be
+    told (``*args``, ``**kwargs``, an argument missing)."""
+    found = arguments(call, text)
+    if any(a.starred for a in found):
         return None
-    given = [arg for arg in call.args if arg.keyword is None]
-    by_name = {arg.keyword.value: arg for arg in call.args if arg.keyword is not None}
-    ordered = list(given)
+    given = [a for a in found if a.keyword is None]
+    by_name = {a.keyword: a for a in found if a.keyword is not None}
+    leading = list(given)
     for spellings in PARAMETERS[name][len(given) :]:
-        found = next((by_name.pop(s) for s in spellings if s in by_name), None)
-        if found is None:
+        hit = next((by_name.pop(s) for s in spellings if s in by_name), None)
+        if hit is None:
             return None
-        ordered.append(found.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT))
-    rest = [a for a in call.args if a.keyword is not None and a.keyword.value in by_name]
-    if len(ordered) + len(rest) != len(call.args):
+        leading.append(hit)
+    rest = [a for a in found if a.keyword is not None and a.keyword in by_name]
+    if len(leading) + len(rest) != len(found):
         return None
-    args = [*ordered, *rest]
-    args[-1] = args[-1].with_changes(comma=call.args[-1].comma)
-    return call.with_changes(args=args)
+    closing = text.text[found[-1].end : found[-1].slot_end] if found else ""
+    return Bound(leading, rest, closing)

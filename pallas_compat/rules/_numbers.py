@@ -119,33 +119,3 @@ def reads_cost_analysis(node: ast.AST, values_of: ValuesOf) -> bool:
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "cost_analysis"
     )
-
-
-class FlatReading:
-    """``ModuleOf`` and ``ValuesOf`` of a whole module read flat (every import and assignment,
-    any scope), for a rewrite that holds the module's text but not ``doctor``'s scopes."""
-
-    def __init__(self, module: ast.Module) -> None:
-        self.modules: dict[str, str] = {}
-        self.values: dict[str, list[ast.expr]] = {}
-        for node in ast.walk(module):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.asname:
-                        self.modules[alias.asname] = alias.name
-                    else:
-                        head = alias.name.partition(".")[0]
-                        self.modules[head] = head
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for alias in node.names:
-                    self.modules[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-            elif isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        self.values.setdefault(target.id, []).append(node.value)
-
-    def module_of(self, name: ast.Name) -> str | None:
-        return self.modules.get(name.id)
-
-    def values_of(self, name: str) -> list[ast.expr]:
-        return self.values.get(name, [])

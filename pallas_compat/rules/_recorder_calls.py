@@ -9,99 +9,86 @@ the function returns it. One that returns a value of its own is left for a perso
 
 from __future__ import annotations
 
-import libcst as cst
-from libcst.metadata import QualifiedNameProvider
+import ast
 
 from pallas_compat.facts._table import FEATURES_BY_KEY
-from pallas_compat.rules._argument_order import Bindings
-from pallas_compat.rules._context import ReadsMetadata
+from pallas_compat.rules._bindings import Bindings, position
+from pallas_compat.rules._context import FindContext, FixContext
 
 TOKEN = "token"
 #: Every spelling of the TPU simulator's params class.
 PARAMS = frozenset(f"{loc.module}.{loc.attr}" for loc in FEATURES_BY_KEY["tpu_simulator"].locations)
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-class RecorderArguments(cst.CSTVisitor):
-    """The ``grid_point_recorder=`` arguments of ``InterpretParams(...)`` calls."""
-
-    def __init__(self, metadata: ReadsMetadata) -> None:
-        super().__init__()
-        self.reader = metadata
-        self.found: list[cst.Arg] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        names = {q.name for q in self.reader.get_metadata(QualifiedNameProvider, node.func, set())}
-        if names & PARAMS:
-            self.found += [
-                a for a in node.args if a.keyword and a.keyword.value == "grid_point_recorder"
-            ]
+def own_returns(function: FunctionNode) -> list[ast.Return]:
+    """The function's ``return`` statements, not those of functions or lambdas nested in it."""
+    found = []
+    todo: list[ast.AST] = [*function.body]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        if isinstance(node, ast.Return):
+            found.append(node)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
 
 
-def recorder_arguments(module: cst.Module, metadata: ReadsMetadata) -> list[cst.Arg]:
-    finder = RecorderArguments(metadata)
-    module.visit(finder)
-    return finder.found
-
-
-def two_argument_recorder(name: cst.BaseExpression, bindings: Bindings) -> cst.FunctionDef | None:
-    """The module's only ``def`` of that name, if it takes exactly two positional arguments."""
-    if not isinstance(name, cst.Name) or name.value in bindings.values:
-        return None
-    defs = bindings.functions.get(name.value, [])
-    if len(defs) != 1:
-        return None
-    params = defs[0].params
-    plain = [*params.posonly_params, *params.params]
-    if len(plain) != 2 or params.kwonly_params or params.star_kwarg:
-        return None
-    if isinstance(params.star_arg, cst.Param):
-        return None
-    return defs[0]
-
-
-class Returns(cst.CSTTransformer):
-    """``return`` -> ``return token`` in one function, not in functions nested in it; a
-    ``return <value>`` makes the rewrite unsafe."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.returns_value = False
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False  # it visits the recorder's body: a def in it has returns of its own
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
+def mendable(function: FunctionNode) -> bool:
+    """Returns nothing of its own, and has a body of its own lines."""
+    if function.body[0].lineno == function.lineno:
         return False
-
-    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
-        if updated.value is not None and not (
-            isinstance(updated.value, cst.Name) and updated.value.value == "None"
-        ):
-            self.returns_value = True
-            return updated
-        return updated.with_changes(
-            value=cst.Name(TOKEN), whitespace_after_return=cst.SimpleWhitespace(" ")
-        )
+    return all(
+        r.value is None or (isinstance(r.value, ast.Constant) and r.value.value is None)
+        for r in own_returns(function)
+    )
 
 
-def with_token(node: cst.FunctionDef) -> cst.FunctionDef | None:
-    """The recorder taking the token first and returning it; None where it returns a value."""
-    returns = Returns()
-    body = node.body.visit(returns)
-    if returns.returns_value or not isinstance(body, cst.IndentedBlock):
-        return None
-    params = node.params
-    first = cst.Param(cst.Name(TOKEN), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    if params.posonly_params:
-        params = params.with_changes(posonly_params=[first, *params.posonly_params])
-    else:
-        params = params.with_changes(params=[first, *params.params])
-    last = body.body[-1] if body.body else None
-    ends_in_return = isinstance(last, cst.SimpleStatementLine) and any(
-        isinstance(s, cst.Return) for s in last.body
+def with_token(m: FixContext, function: FunctionNode) -> None:
+    """The recorder taking the token first and returning it."""
+    text = m.edits.source
+    args = function.args
+    first = (args.posonlyargs or args.args)[0]
+    m.edits.insert(text.start(first), f"{TOKEN}, ")
+    for found in own_returns(function):
+        m.replace(found, f"return {TOKEN}")
+    last = function.body[-1]
+    line_end = last.end_lineno or last.lineno
+    ends_in_return = any(
+        isinstance(s, ast.Return) and (s.end_lineno or s.lineno) == line_end for s in function.body
     )
     if not ends_in_return:
-        body = body.with_changes(
-            body=[*body.body, cst.SimpleStatementLine([cst.Return(cst.Name(TOKEN))])]
-        )
-    return node.with_changes(params=params, body=body)
+        indent = text.text[text.starts[function.body[0].lineno - 1] : text.start(function.body[0])]
+        at = text.starts[line_end] if line_end < len(text.starts) else len(text.text)
+        before = "" if text.text[:at].endswith("\n") else "\n"
+        m.edits.insert(at, f"{before}{indent}return {TOKEN}\n")
+
+
+def recorder_arguments(f: FindContext) -> list[ast.keyword]:
+    """The ``grid_point_recorder=`` arguments of calls of the simulator's params, in source
+    order."""
+    found = [
+        k
+        for node in f.scopes.calls
+        if any(k.arg == "grid_point_recorder" for k in node.keywords)
+        and f.scopes.qualified(node.func) & PARAMS
+        for k in node.keywords
+        if k.arg == "grid_point_recorder"
+    ]
+    return sorted(found, key=position)
+
+
+def two_argument_recorder(name: ast.AST, bindings: Bindings) -> FunctionNode | None:
+    """The module's only ``def`` of that name, if it takes exactly two positional
+    arguments."""
+    if not isinstance(name, ast.Name) or name.id in bindings.values:
+        return None
+    defs = bindings.functions.get(name.id, [])
+    if len(defs) != 1:
+        return None
+    args = defs[0].args
+    plain = [*args.posonlyargs, *args.args]
+    if len(plain) != 2 or args.kwonlyargs or args.kwarg or args.vararg:
+        return None
+    return defs[0]

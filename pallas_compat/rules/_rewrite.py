@@ -1,111 +1,63 @@
-"""Small libcst rewrites the rules share: an expression safe outside its parentheses, a
-subscript, a keyword argument, an argument dropped, and the ``# pallas-compat:`` notes that
-``migrate`` leaves on a line it could not rewrite."""
+"""Small text rewrites the rules' fixes share: an expression safe where it is moved, a
+subscript, what an expression needs around it to stay one operand, and the marker of the
+notes ``migrate`` leaves on a line it could not rewrite."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+import ast
 
-import libcst as cst
+from pallas_compat.rules._context import FixContext
 
 MARKER = "# pallas-compat:"
 
-
-def standalone(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """``expr`` safe outside the call parentheses it came from: a multi-line expression that
-    relied on them for its line breaks gets parentheses of its own."""
-    if "\n" not in cst.Module([]).code_for_node(expr) or expr.lpar:
-        return expr
-    return expr.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+#: Expressions that bind tighter than any operator: written beside one as they are.
+ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
 
 
-def subscript(value: cst.BaseExpression, index: cst.BaseExpression) -> cst.Subscript:
+def parenthesized(m: FixContext, node: ast.AST) -> bool:
+    """Does the source hold ``node`` in parentheses of its own (``(a + b)``, not a call's)?"""
+    text = m.edits.source.text
+    start, end = m.edits.source.span(node)
+    before = text[:start].rstrip()
+    after = text[end:].lstrip()
+    if not (before.endswith("(") and after.startswith(")")):
+        return False
+    opener = before[:-1].rstrip()  # a call's, a def's or a subscript's parenthesis follows a name
+    return not (opener and (opener[-1].isalnum() or opener[-1] in "_)]"))
+
+
+def atom(m: FixContext, node: ast.AST) -> bool:
+    """Can ``node``'s text stand beside an operator as it is?"""
+    is_int = isinstance(node, ast.Constant) and type(node.value) is int
+    return isinstance(node, ATOMS) or is_int or parenthesized(m, node)
+
+
+def operand(m: FixContext, node: ast.AST) -> str:
+    """``node``'s current text, in parentheses where an operator beside it would bind it
+    otherwise (``[x] * (block_k // 128)``)."""
+    text = m.current(node)
+    return text if atom(m, node) else f"({text})"
+
+
+def standalone(m: FixContext, node: ast.AST) -> str:
+    """``node``'s current text, safe outside the parentheses it came from: a multi-line
+    expression that relied on them for its line breaks gets parentheses of its own."""
+    text = m.current(node)
+    if "\n" not in text or parenthesized(m, node):
+        return text
+    return f"({text})"
+
+
+def subscript(m: FixContext, value: ast.AST, index: ast.AST) -> str:
     """``value[index]``, spreading a tuple literal into ``value[a, b]`` (not one with a
-    ``*starred`` part, which stays a tuple: ``value[(*a, b)]``)."""
-    parts = [index]
+    ``*starred`` part, which stays a tuple: ``value[(*a, b)]``, nor the empty one:
+    ``value[()]``)."""
     if (
-        isinstance(index, cst.Tuple)
-        and index.elements  # ``ref[()]`` stays: ``ref[]`` is no Python
-        and not any(isinstance(e, cst.StarredElement) for e in index.elements)
+        isinstance(index, ast.Tuple)
+        and index.elts
+        and not any(isinstance(e, ast.Starred) for e in index.elts)
     ):
-        parts = [e.value for e in index.elements]
-    return cst.Subscript(standalone(value), [cst.SubscriptElement(cst.Index(p)) for p in parts])
-
-
-def keyword_arg(name: str, value: cst.BaseExpression) -> cst.Arg:
-    tight = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
-    return cst.Arg(value, keyword=cst.Name(name), equal=tight)
-
-
-def attr(dotted: str) -> cst.BaseExpression:
-    return cst.parse_expression(dotted)
-
-
-#: Expressions that bind tighter than ``*``: written after it as they are.
-ATOMS = (cst.Name, cst.Integer, cst.Attribute, cst.Call, cst.Subscript)
-
-
-def without_argument(call: cst.Call, arg: cst.Arg | None) -> cst.Call:
-    """``call`` without ``arg``; a last argument's comma goes to the new last one."""
-    args = [a for a in call.args if a is not arg]
-    if args and arg is not None and call.args[-1] is arg:
-        args[-1] = args[-1].with_changes(comma=arg.comma)
-    return call.with_changes(args=args)
-
-
-def with_argument(call: cst.Call, arg: cst.Arg) -> cst.Call:
-    """``call`` with ``arg`` last; the one before gets a comma where it had none."""
-    args = list(call.args)
-    if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
-        args[-1] = args[-1].with_changes(
-            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-        )
-    return call.with_changes(args=[*args, arg])
-
-
-def noted(whitespace: cst.TrailingWhitespace, notes: list[str]) -> cst.TrailingWhitespace:
-    """The line's end with the notes as one comment (after the author's, never twice)."""
-    comment = whitespace.comment
-    if not notes or (comment and MARKER in comment.value):
-        return whitespace
-    text = f"{MARKER} {'; '.join(dict.fromkeys(notes))}"
-    if comment is not None:  # the author's comment stays; the note follows it
-        text = f"{comment.value}  {text}"
-    return whitespace.with_changes(whitespace=cst.SimpleWhitespace("  "), comment=cst.Comment(text))
-
-
-Compound = TypeVar("Compound", cst.FunctionDef, cst.ClassDef, cst.If, cst.For, cst.While, cst.With)
-
-
-def with_header_notes(node: Compound, notes: list[str]) -> Compound:
-    """Notes raised in a compound statement's header go on the line that ends with ``:``."""
-    body = node.body
-    if not notes:
-        return node
-    if isinstance(body, cst.IndentedBlock):
-        return node.with_changes(body=body.with_changes(header=noted(body.header, notes)))
-    if isinstance(body, cst.SimpleStatementSuite):  # def f(): return ... on one line
-        whitespace = noted(body.trailing_whitespace, notes)
-        return node.with_changes(body=body.with_changes(trailing_whitespace=whitespace))
-    return node
-
-
-def one_per_line(
-    original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
-) -> cst.SimpleStatementLine | cst.FlattenSentinel[cst.SimpleStatementLine]:
-    """A statement a rewrite made into several (an import split in two, a swap into its read
-    and its write) as several lines: the first keeps the lines above, the last the comment."""
-    if len(updated.body) == len(original.body) or len(original.body) != 1:
-        return updated
-    last = len(updated.body) - 1
-    lines = [
-        cst.SimpleStatementLine(
-            [statement.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)],
-            leading_lines=updated.leading_lines if i == 0 else (),
-            trailing_whitespace=(
-                updated.trailing_whitespace if i == last else cst.TrailingWhitespace()
-            ),
-        )
-        for i, statement in enumerate(updated.body)
-    ]
-    return cst.FlattenSentinel(lines)
+        inside = ", ".join(m.current(e) for e in index.elts)
+    else:
+        inside = m.current(index)
+    return f"{standalone(m, value)}[{inside}]"

@@ -1,13 +1,13 @@
-"""Qualified names over the standard library's ``ast``, read the way libcst's
-``QualifiedNameProvider`` reads them, for ``doctor``'s fast path.
+"""Qualified names over the standard library's ``ast``: ``pl.load`` read as
+``jax.experimental.pallas.load`` wherever an import, an alias or a scope makes it so.
 
-libcst's scope analysis costs milliseconds per line (a Python visitor over a tree that keeps
-every space); ``ast`` parses in C and this reads each name once. The rules read the same
-answers either way: a name is resolved in its scope (function, class, comprehension, module,
-builtins; ``global``/``nonlocal`` followed), a bare name sees the bindings of its own scope
-made before it and every binding of the scopes around it, a dotted name or a name that is
-not read (a target, a parameter, a keyword) every binding of its head, and an import makes
-``pl.load`` read as ``jax.experimental.pallas.load``.
+``ast`` parses in C and this reads each name once. A name is resolved in its scope (function,
+class, comprehension, module, builtins; ``global``/``nonlocal`` followed), a bare name sees the
+bindings of its own scope made before it and every binding of the scopes around it, a dotted
+name or a name that is not read (a target, a parameter, a keyword) every binding of its head,
+and an import makes ``pl.load`` read as ``jax.experimental.pallas.load``. (These are the
+answers of libcst's ``QualifiedNameProvider``, which read the names before; the golden of
+doctor's findings was recorded with it.)
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class Scope:
         return parent
 
     def holds(self, name: str) -> bool:
-        """libcst's ``name in scope``."""
+        """Is ``name`` bound here or in a scope around (``name in scope``)?"""
         if self.kind == BUILTINS:
             return hasattr(builtins, name)
         if name in self.overwrites:
@@ -128,7 +128,7 @@ class Binding:
 
 
 def full_name(node: ast.AST) -> str | None:
-    """libcst's ``get_full_name_for_node``: ``a.b`` of ``a.b``, ``a.b(...)``, ``a.b[...]``."""
+    """The dotted name an expression spells: ``a.b`` of ``a.b``, ``a.b(...)``, ``a.b[...]``."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
@@ -174,6 +174,7 @@ class Scopes:
     also keeps the calls, ``def``s and assignments, which the rules look through."""
 
     def __init__(self, module: ast.Module) -> None:
+        self.module = module
         self.module_scope = Scope(MODULE, Scope(BUILTINS, None))
         self.scope = self.module_scope
         #: id(node) -> (scope, count when read; -1 for a name that is not read).
@@ -246,7 +247,7 @@ class Scopes:
 
     def local_value(self, node: ast.Name) -> ast.expr | None:
         """What a name read in a function or class is bound to, where its scope binds it once
-        and by ``name = value`` (``P = pl`` inside a kernel: libcst does not follow it)."""
+        and by ``name = value`` (``P = pl`` inside a kernel)."""
         placed = self.where.get(id(node))
         if placed is None:
             return None

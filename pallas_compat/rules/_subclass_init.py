@@ -15,11 +15,12 @@ does JAX's rebuild. Any other ``__init__`` is left for a person (doctor lists it
 
 from __future__ import annotations
 
-import libcst as cst
-from libcst.metadata import QualifiedNameProvider
+import ast
+from typing import TypeGuard
 
 from pallas_compat.facts._table import FEATURES_BY_KEY
-from pallas_compat.rules._context import ReadsMetadata
+from pallas_compat.rules._arguments import arguments, separator
+from pallas_compat.rules._context import FindContext, FixContext
 
 BLOCK_SPEC = FEATURES_BY_KEY["block_spec"].modern
 #: The fields an ``__init__`` may take by name and still receive from ``replace``.
@@ -27,81 +28,96 @@ FIELD_NAMES = frozenset(
     {"block_shape", "index_map", "memory_space", "indexing_mode", "pipeline_mode"}
 )
 REST = "fields"
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef
 
 
-def qualified(node: cst.CSTNode, visitor: ReadsMetadata) -> set[str]:
-    return {q.name for q in visitor.get_metadata(QualifiedNameProvider, node, set())}
-
-
-def subclasses_block_spec(node: cst.ClassDef, visitor: ReadsMetadata) -> bool:
-    spelling = f"{BLOCK_SPEC.module}.{BLOCK_SPEC.attr}"
-    return any(spelling in qualified(base.value, visitor) for base in node.bases)
-
-
-def own_init(node: cst.ClassDef) -> cst.FunctionDef | None:
-    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+def own_init(node: ast.ClassDef) -> FunctionNode | None:
+    """The class's own ``__init__``."""
     return next(
-        (s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None
+        (
+            s
+            for s in node.body
+            if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef) and s.name == "__init__"
+        ),
+        None,
     )
 
 
-def is_super_init(node: cst.BaseExpression) -> bool:
+def is_super_init(node: ast.AST) -> TypeGuard[ast.Call]:
     """``super().__init__(...)``."""
-    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "__init__"
+        and isinstance(node.func.value, ast.Call)
+        and isinstance(node.func.value.func, ast.Name)
+        and node.func.value.func.id == "super"
+    )
+
+
+def passes_every_field_on(node: ast.ClassDef) -> bool:
+    """Does the ``__init__`` take ``**name`` and hand it to ``super().__init__`` (mended, or
+    written so): JAX's rebuild then works."""
+    init = own_init(node)
+    rest = init.args.kwarg if init is not None else None
+    if init is None or rest is None:
         return False
-    owner = node.func.value
-    return (
-        node.func.attr.value == "__init__"
-        and isinstance(owner, cst.Call)
-        and cst.helpers.get_full_name_for_node(owner.func) == "super"
+    return any(
+        is_super_init(inner)
+        and any(
+            k.arg is None and isinstance(k.value, ast.Name) and k.value.id == rest.arg
+            for k in inner.keywords
+        )
+        for inner in ast.walk(init)
     )
 
 
-def super_init(statement: cst.BaseStatement | cst.BaseSmallStatement) -> bool:
-    """Is the statement a ``super().__init__(...)`` call?"""
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and is_super_init(statement.body[0].value)
-    )
-
-
-class PassFieldsOn(cst.CSTTransformer):
-    """Adds ``**fields`` to the ``super().__init__(...)`` call of one ``__init__``."""
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        if not is_super_init(original):
-            return updated
-        args = list(updated.args)
-        if args:
-            args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        return updated.with_changes(args=[*args, cst.Arg(cst.Name(REST), star="**")])
-
-
-def mended(node: cst.ClassDef) -> cst.ClassDef | None:
-    """The class with ``**fields`` passed on, where its ``__init__`` allows it; else None."""
+def mendable(node: ast.ClassDef) -> tuple[FunctionNode, ast.Call] | None:
+    """The ``__init__`` and its one ``super().__init__(...)`` call, where it takes fields by
+    their own names and nothing else; None where it cannot be mended."""
     init = own_init(node)
     if init is None:
         return None
-    params = init.params
-    named = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
-    if (
-        params.star_kwarg is not None
-        or isinstance(params.star_arg, cst.Param)
-        or not set(named[1:]) <= FIELD_NAMES
-    ):
+    args = init.args
+    named = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    if args.kwarg is not None or args.vararg is not None or not set(named[1:]) <= FIELD_NAMES:
         return None
-    if sum(super_init(s) for s in init.body.body) != 1:
+    calls = [s.value for s in init.body if isinstance(s, ast.Expr) and is_super_init(s.value)]
+    if len(calls) != 1:
         return None
-    body = init.body.with_changes(
-        body=[s.visit(PassFieldsOn()) if super_init(s) else s for s in init.body.body]
-    )
-    new_init = init.with_changes(
-        params=params.with_changes(star_kwarg=cst.Param(cst.Name(REST), star="**")), body=body
-    )
-    block = node.body
-    assert isinstance(block, cst.IndentedBlock)
-    return node.with_changes(
-        body=block.with_changes(body=[new_init if s is init else s for s in block.body])
-    )
+    return init, calls[0]
+
+
+def pass_fields_on(m: FixContext, init: FunctionNode, call: ast.Call) -> None:
+    """``**fields`` taken by the ``__init__`` and handed to ``super().__init__``."""
+    text = m.edits.source
+    args = init.args
+    parts = [*args.posonlyargs, *args.args, *args.kwonlyargs, *args.defaults]
+    parts += [d for d in args.kw_defaults if d is not None]
+    parts += [
+        a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation
+    ]
+    last = max((text.end(p) for p in parts), default=None)
+    if last is None:
+        m.edits.insert(text.start(init) + text.segment(init).index("(") + 1, f"**{REST}")
+    else:
+        close = text.text.index(")", last)
+        between = text.text[last:close]
+        if "," in between.split("#")[0]:
+            m.edits.insert(close, f"**{REST}")
+        else:
+            m.edits.insert(last, f", **{REST}")
+    found = arguments(call, text)
+    if not found:
+        m.edits.insert(text.end(call) - 1, f"**{REST}")
+        return
+    tail = found[-1]
+    if "," in separator(tail, text):
+        m.edits.replace(tail.end, tail.slot_end, f", **{REST}")
+    else:
+        m.edits.insert(tail.end, f", **{REST}")
+
+
+def subclasses(node: ast.ClassDef, f: FindContext, spelling: str) -> bool:
+    """Does a base of the class name ``spelling`` (``module.attr``)?"""
+    return any(spelling in f.scopes.qualified(base) for base in node.bases)

@@ -9,61 +9,65 @@ from __future__ import annotations
 
 import ast
 
-import libcst as cst
-
 from pallas_compat.facts._table import (
     CALL_BACKENDS,
     CALL_KEYWORDS,
     PALLAS_CALL,
     pallas_call_keyword_releases,
 )
-from pallas_compat.rules import _read
-from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules import _calls
+from pallas_compat.rules._arguments import arguments, drop
+from pallas_compat.rules._context import FindContext, Finding, FixContext
 from pallas_compat.rules._keywords import keyword_use
-from pallas_compat.rules._rewrite import attr, keyword_arg
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import called, keyword
-from pallas_compat.rules._use import Use
+from pallas_compat.rules._rule import Example, Fix, Rule
 
 RULE = Rule(
     "PAL205",
     "backend-keyword",
     "pallas_call(backend=...): the params' type picks the backend on newer releases",
     Fix.PARTLY,
+    Example(
+        before="""\
+from jax.experimental import pallas as pl
+
+run = pl.pallas_call(kernel, out_shape=shape, backend="triton")
+""",
+        after="""\
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import triton as pltriton
+
+run = pl.pallas_call(kernel, out_shape=shape, compiler_params=pltriton.CompilerParams())
+""",
+    ),
 )
 KEYWORDS = frozenset({(PALLAS_CALL, "backend")})
 
 
-def find_call(f: FindContext, node: ast.Call) -> Use | None:
-    target = _read.called(node, f, lambda: f.bindings)
-    given = _read.keyword(node, "backend")
+def find_call(f: FindContext, node: ast.Call) -> Finding | None:
+    target = _calls.called(node, f, lambda: f.bindings)
+    given = _calls.keyword(node, "backend")
     if target is None or target[0] != PALLAS_CALL or given is None:
         return None
-    return keyword_use(f, PALLAS_CALL, given, CALL_KEYWORDS["backend"])
+    use = keyword_use(f, PALLAS_CALL, given, CALL_KEYWORDS["backend"])
+    return Finding(use, node, lambda m: as_params(m, node, given)) if use else None
 
 
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    target = called(original, m, m.bindings)
-    backend = keyword(updated, "backend")
-    if target is None or target[0] != PALLAS_CALL or backend is None:
-        return None
+def as_params(m: FixContext, call: ast.Call, backend: ast.keyword) -> None:
+    """``backend="triton"`` -> ``compiler_params=pltriton.CompilerParams()`` (nothing for the
+    default backend, Mosaic TPU, or where ``compiler_params`` is given already)."""
     if m.works_in(pallas_call_keyword_releases("backend")):
-        return None
+        return
     value = backend.value
-    text = value.evaluated_value if isinstance(value, cst.SimpleString) else None
+    text = value.value if isinstance(value, ast.Constant) else None
     chosen = CALL_BACKENDS.get(text) if isinstance(text, str) else None
     new = m.replacement_params(chosen.key) if chosen and not chosen.default else None
     if chosen is None or (not chosen.default and new is None):
         m.mark(
             f"pallas_call(backend=...) is not taken by JAX {m.target}: {CALL_KEYWORDS['backend']}"
         )
-        return None
-    args = list(updated.args)
-    index = args.index(backend)
-    args.pop(index)
-    if new is not None and keyword(updated, "compiler_params") is None:
-        made = cst.Call(attr(f"{m.alias_for(new.module)}.{new.attr}"))
-        args.insert(index, keyword_arg("compiler_params", made).with_changes(comma=backend.comma))
-    elif index and index == len(args):  # it was last: the new last argument keeps its comma
-        args[-1] = args[-1].with_changes(comma=backend.comma)
-    return updated.with_changes(args=args)
+        return
+    if new is not None and _calls.keyword(call, "compiler_params") is None:
+        m.replace(backend, f"compiler_params={m.alias_for(new.module)}.{new.attr}()")
+        return
+    found = arguments(call, m.edits.source)
+    drop(m.edits, call, next(a for a in found if a.node is backend))

@@ -10,42 +10,49 @@ from __future__ import annotations
 
 import ast
 
-import libcst as cst
-
 from pallas_compat.facts._table import BLOCK_SPEC_ORDER
-from pallas_compat.rules import _read
-from pallas_compat.rules._argument_order import Order, block_spec_order
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import is_call_to
-from pallas_compat.rules._use import Use, form_use
+from pallas_compat.rules import _argument_order, _calls
+from pallas_compat.rules._argument_order import Order
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._rule import Example, Fix, Rule
+from pallas_compat.rules._use import form_use
 
 RULE = Rule(
     "PAL201",
     "block-spec-order",
     f"{BLOCK_SPEC_ORDER}, the argument order of the oldest releases",
     Fix.REWRITES,
+    Example(
+        before="""\
+from jax.experimental import pallas as pl
+
+spec = pl.BlockSpec(lambda i: (i, 0), (8, 128))
+""",
+        after="""\
+from jax.experimental import pallas as pl
+
+spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
+""",
+    ),
 )
 #: The call form of the table (``CallForm``) this rule finds.
 FORMS = frozenset({BLOCK_SPEC_ORDER})
 
 
-def find_call(f: FindContext, node: ast.Call) -> Use | None:
+def find_call(f: FindContext, node: ast.Call) -> Finding | None:
     if (
-        _read.is_call_to(node, f, "BlockSpec")
-        and _read.block_spec_order(node, lambda: f.bindings) is Order.OLD
+        _calls.is_call_to(node, f, "BlockSpec")
+        and _argument_order.block_spec_order(node, lambda: f.bindings) is Order.OLD
     ):
-        return form_use(f, node, BLOCK_SPEC_ORDER)
+        return Finding(form_use(f, node, BLOCK_SPEC_ORDER), node, lambda m: swap(m, node))
     return None
 
 
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    if not is_call_to(original, m, "BlockSpec"):
-        return None
-    if block_spec_order(original, m.bindings) is not Order.OLD or m.form_works(BLOCK_SPEC_ORDER):
-        return None
-    first, second, *rest = updated.args
-    # swap the values only: commas, line breaks and comments stay where they were
-    return updated.with_changes(
-        args=[first.with_changes(value=second.value), second.with_changes(value=first.value), *rest]
-    )
+def swap(m: FixContext, call: ast.Call) -> None:
+    """The two values swapped: commas, line breaks and comments stay where they were."""
+    if m.form_works(BLOCK_SPEC_ORDER):
+        return
+    first, second, *_ = _calls.positional(call)
+    one, other = m.current(first), m.current(second)
+    m.replace(first, other)
+    m.replace(second, one)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import ast
 
 from pallas_compat.facts._table import BLOCK_SPEC_ORDER, CALL_FORMS, call_form_releases, describe
-from pallas_compat.rules import _read
+from pallas_compat.rules import _argument_order, _calls
 from pallas_compat.rules._argument_order import Order
 from pallas_compat.rules._context import FindContext
-from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, use_at
 
 RULE = Rule(
@@ -21,6 +21,15 @@ RULE = Rule(
     "block-spec-order-unknown",
     "a pl.BlockSpec(a, b) whose argument order cannot be told from the source",
     Fix.NONE,
+    Example(
+        before="""\
+from jax.experimental import pallas as pl
+
+
+def spec(a, b):
+    return pl.BlockSpec(a, b)
+""",
+    ),
 )
 API = "BlockSpec(?, ?): argument order unknown"
 
@@ -35,8 +44,8 @@ def advice() -> str:
 
 def find_call(f: FindContext, node: ast.Call) -> Use | None:
     if (
-        _read.is_call_to(node, f, "BlockSpec")
-        and _read.block_spec_order(node, lambda: f.bindings) is Order.UNKNOWN
+        _calls.is_call_to(node, f, "BlockSpec")
+        and _argument_order.block_spec_order(node, lambda: f.bindings) is Order.UNKNOWN
     ):
         return use_at(f, node, API, (), advice(), certain=False)
     return None

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import ast
 
-import libcst as cst
-
 from pallas_compat.facts._table import (
     COST_ANALYSIS_DICT_SINCE,
     COST_ANALYSIS_HINT,
@@ -18,20 +16,27 @@ from pallas_compat.facts._table import (
     cost_analysis_index_releases,
     scanned_releases,
 )
-from pallas_compat.facts._target import Target
-from pallas_compat.rules import _cost_analysis_index, _read
-from pallas_compat.rules._context import FindContext
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._use import Use, use_at
+from pallas_compat.rules import _cost_analysis_index
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._rule import Example, Fix, Rule
+from pallas_compat.rules._use import use_at
 
 RULE = Rule(
     "PAL303",
     "cost-analysis-index",
     f"{COST_ANALYSIS_INDEX}: one dict, not a list, from JAX {COST_ANALYSIS_DICT_SINCE}",
     Fix.REWRITES,
+    Example(
+        before="""\
+def flops(compiled):
+    return compiled.cost_analysis()[0]["flops"]
+""",
+        after="""\
+def flops(compiled):
+    return compiled.cost_analysis()["flops"]
+""",
+    ),
 )
-#: The ``after`` pass rewrites only what names this, and no rule writes it.
-MENTIONS = "cost_analysis"
 
 
 def enter_function(f: FindContext, node: ast.FunctionDef) -> None:
@@ -42,7 +47,7 @@ def leave_function(f: FindContext, node: ast.FunctionDef) -> None:
     f.state[RULE.code].pop()
 
 
-def find_subscript(f: FindContext, node: ast.Subscript) -> Use | None:
+def find_subscript(f: FindContext, node: ast.Subscript) -> Finding | None:
     """The names bound from ``cost_analysis()`` are read only for a ``name[0]`` (most
     functions have none)."""
     function = f.state.setdefault(RULE.code, [None])[-1]
@@ -50,13 +55,16 @@ def find_subscript(f: FindContext, node: ast.Subscript) -> Use | None:
     if isinstance(node.value, ast.Name) and function is not None:
         kept = f.memo.setdefault(RULE.code, {})
         if id(function) not in kept:
-            kept[id(function)] = _read.cost_bound_in(function)
+            kept[id(function)] = _cost_analysis_index.bound_in(function)
         bound = kept[id(function)]
-    if not _read.is_old_cost_index(node, bound):
+    if not _cost_analysis_index.is_old_index(node, bound):
         return None
     works = cost_analysis_index_releases(scanned_releases())
-    return use_at(f, node, COST_ANALYSIS_INDEX, works, COST_ANALYSIS_HINT)
+    use = use_at(f, node, COST_ANALYSIS_INDEX, works, COST_ANALYSIS_HINT)
+    return Finding(use, node, lambda m: unindexed(m, node))
 
 
-def after(module: cst.Module, target: Target) -> cst.Module:
-    return _cost_analysis_index.migrate_cost_analysis(module, target)
+def unindexed(m: FixContext, node: ast.Subscript) -> None:
+    """``X.cost_analysis()[0]`` -> ``X.cost_analysis()``; ``cost[0]`` -> ``cost``."""
+    if m.since(COST_ANALYSIS_DICT_SINCE):
+        m.replace(node, m.current(node.value))

@@ -14,21 +14,30 @@ from __future__ import annotations
 
 import ast
 
-import libcst as cst
-
 from pallas_compat.facts._table import COST_ESTIMATE_NUMBERS, FEATURES_BY_KEY
-from pallas_compat.rules import _read
-from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules import _calls
+from pallas_compat.rules._context import FindContext, Finding, FixContext
 from pallas_compat.rules._numbers import not_an_int
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import called
-from pallas_compat.rules._use import Use, form_use
+from pallas_compat.rules._rule import Example, Fix, Rule
+from pallas_compat.rules._use import form_use
 
 RULE = Rule(
     "PAL212",
     "cost-estimate-numbers",
     "a pl.CostEstimate field that is a NumPy integer or a float, which JAX 0.5.3 on refuse",
     Fix.REWRITES,
+    Example(
+        before="""\
+from jax.experimental import pallas as pl
+
+cost = pl.CostEstimate(flops=2.0 * n, transcendentals=0, bytes_accessed=4 * n)
+""",
+        after="""\
+from jax.experimental import pallas as pl
+
+cost = pl.CostEstimate(flops=int(2.0 * n), transcendentals=0, bytes_accessed=4 * n)
+""",
+    ),
 )
 #: The call form of the table (``CallForm``) this rule finds.
 FORMS = frozenset({COST_ESTIMATE_NUMBERS})
@@ -39,32 +48,24 @@ COST_ESTIMATES = frozenset(
 
 
 def fields(call: ast.Call) -> list[ast.expr]:
-    return [*_read.positional(call), *(k.value for k in call.keywords if k.arg is not None)]
+    return [*_calls.positional(call), *(k.value for k in call.keywords if k.arg is not None)]
 
 
-def find_call(f: FindContext, node: ast.Call) -> Use | None:
-    target = _read.called(node, f, lambda: f.bindings)
+def find_call(f: FindContext, node: ast.Call) -> Finding | None:
+    target = _calls.called(node, f, lambda: f.bindings)
     if target is None or target[0] not in COST_ESTIMATES:
         return None
     module_of = lambda name: next(iter(sorted(f.qualified(name))), None)  # noqa: E731
     values_of = lambda name: f.bindings.values.get(name, [])  # noqa: E731
-    if any(not_an_int(value, module_of, values_of) for value in fields(node)):
-        return form_use(f, node, COST_ESTIMATE_NUMBERS)
-    return None
-
-
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    target = called(original, m, m.bindings)
-    if target is None or target[0] not in COST_ESTIMATES or m.form_works(COST_ESTIMATE_NUMBERS):
+    numbers = [value for value in fields(node) if not_an_int(value, module_of, values_of)]
+    if not numbers:
         return None
-    readings = m.source_reading()
-    args = list(updated.args)
-    changed = False
-    for i, (seen, arg) in enumerate(zip(original.args, updated.args, strict=True)):
-        if seen.star:
-            continue
-        value = ast.parse(f"({m.code(seen.value)})", mode="eval").body
-        if not_an_int(value, readings.module_of, readings.values_of):
-            args[i] = arg.with_changes(value=cst.Call(cst.Name("int"), [cst.Arg(arg.value)]))
-            changed = True
-    return updated.with_changes(args=args) if changed else None
+    return Finding(form_use(f, node, COST_ESTIMATE_NUMBERS), node, lambda m: as_ints(m, numbers))
+
+
+def as_ints(m: FixContext, numbers: list[ast.expr]) -> None:
+    """``int(...)`` around each field the source shows is not an int."""
+    if m.form_works(COST_ESTIMATE_NUMBERS):
+        return
+    for value in numbers:
+        m.replace(value, f"int({m.current(value)})")

@@ -17,9 +17,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Sequence
-from typing import Any
-
-import libcst as cst
 
 from pallas_compat.facts._table import (
     BACKENDS,
@@ -34,11 +31,10 @@ from pallas_compat.facts._table import (
     pallas_call_keyword_releases,
     param_field_releases,
 )
-from pallas_compat.rules import _read
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._rewrite import attr, keyword_arg
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import called, dict_entries, dict_params, keyword, qualified
+from pallas_compat.rules import _calls, _dicts
+from pallas_compat.rules._arguments import arguments, has_comma, separator
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
@@ -46,19 +42,32 @@ RULE = Rule(
     "dict-compiler-params",
     f"compiler_params as a dict ({DICT_PARAMS}), which later releases refuse",
     Fix.PARTLY,
+    Example(
+        before="""\
+from jax.experimental import pallas as pl
+
+run = pl.pallas_call(kernel, out_shape=shape, compiler_params={"mosaic": {"dimension_semantics": ("parallel",)}})
+""",
+        after="""\
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+run = pl.pallas_call(kernel, out_shape=shape, compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)))
+""",
+    ),
 )
 #: The call form of the table (``CallForm``) this rule finds.
 FORMS = frozenset({DICT_PARAMS})
 KEYWORDS = frozenset({(PALLAS_CALL, "compiler_params")})
-Entries = list[tuple[str, cst.BaseExpression]]
+Entries = list[tuple[str, ast.expr]]
 
 
-def unknown_keys(entries: Sequence[tuple[str, Any]]) -> str:
+def unknown_keys(entries: Sequence[tuple[str, ast.expr]]) -> str:
     """``{"triton": {"num_wraps": 4}}``: the keys no release's params know, named (the
     dict-era Triton lowering ignored them, so the typo never failed), or ``""``."""
     if len(entries) != 1 or (backend := backend_of(entries[0][0])) is None:
         return ""
-    fields = dict_entries(entries[0][1]) or []
+    fields = _dicts.dict_entries(entries[0][1]) or []
     unknown = [name for name, _ in fields if name not in PARAM_FIELDS.get(backend.key, {})]
     if not unknown:
         return ""
@@ -71,83 +80,96 @@ def unknown_keys(entries: Sequence[tuple[str, Any]]) -> str:
     return f"{names} is no {backend.key} param of any release: fix the spelling or remove it"
 
 
-def find_call(f: FindContext, node: ast.Call) -> Iterator[Use]:
-    target = _read.called(node, f, lambda: f.bindings)
-    params = _read.keyword(node, "compiler_params")
+def literal_params(entries: Entries) -> tuple[str, Entries] | None:
+    """``{"mosaic": {...}}`` with one backend of the dict era and literal fields -> (backend,
+    fields)."""
+    if len(entries) != 1:
+        return None
+    backend, inner = entries[0]
+    fields = _dicts.dict_entries(inner)
+    found = backend_of(backend)
+    if fields is None or found is None or not found.dict_fields:
+        return None
+    return found.key, fields
+
+
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | Finding]:
+    target = _calls.called(node, f, lambda: f.bindings)
+    params = _calls.keyword(node, "compiler_params")
     if target is None or target[0] != PALLAS_CALL or params is None:
         return
-    entries = _read.dict_entries(params.value)
+    entries = _dicts.dict_entries(params.value)
     if entries is None:
+        backend = params_class_of(f, params.value)
+        if backend is not None and isinstance(params.value, ast.Call):
+            call = params.value
+            yield Finding(None, call, lambda m: as_dict(m, call, backend))
         return
     use = form_use(f, params, DICT_PARAMS)
     label, hint = dict_params_form(entries[0][0] if len(entries) == 1 else "")
     if unknown := unknown_keys(entries):
         hint += f"; {unknown}"
-    yield Use(use.path, use.line, use.column, label, use.releases, hint)
+    has_cost = _calls.keyword(node, "cost_estimate") is not None
+    fix = ToParams(node, params, entries, has_cost)
+    yield Finding(Use(use.path, use.line, use.column, label, use.releases, hint), node, fix)
 
 
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    target = called(original, m, m.bindings)
-    current = keyword(original, "compiler_params")
-    if target is None or target[0] != PALLAS_CALL or current is None:
-        return None
-    if dict_entries(current.value) is None:
-        return as_dict(m, current.value, updated)
-    if m.form_works(DICT_PARAMS):
-        return None
-    params = dict_params(original)
-    made = params_call(m, params, has_cost=keyword(original, "cost_estimate") is not None)
-    if made is None:
-        made = params_at_run_time(m, current.value)
-    if made is None:
-        m.mark(
-            f"dict compiler_params are not taken by JAX {m.target}: "
-            f"{dict_params_form(params[0] if params else '')[1]}"
-        )
-        return None
-    call, cost = made
-    args = list(updated.args)
-    index = next(
-        i for i, a in enumerate(args) if a.keyword and a.keyword.value == "compiler_params"
-    )
-    args[index] = args[index].with_changes(value=call)
-    if cost is not None:
-        args.insert(
-            index + 1, keyword_arg("cost_estimate", cost).with_changes(comma=args[index].comma)
-        )
-    return updated.with_changes(args=args)
+class ToParams:
+    """A ``compiler_params`` dict as the target's params class: ``pltpu.CompilerParams(...)``
+    of a literal dict whose every key the target takes (``cost_estimate`` moves to
+    ``pallas_call``), ``Params(**fields)`` for fields held in a variable; else a note."""
+
+    def __init__(
+        self, call: ast.Call, params: ast.keyword, entries: Entries, has_cost: bool
+    ) -> None:
+        self.call, self.params, self.entries, self.has_cost = call, params, entries, has_cost
+
+    def __call__(self, m: FixContext) -> None:
+        if m.form_works(DICT_PARAMS):
+            return
+        literal = literal_params(self.entries)
+        made = params_call(m, literal, has_cost=self.has_cost)
+        if made is None:
+            made = params_at_run_time(m, self.entries)
+        if made is None:
+            m.mark(
+                f"dict compiler_params are not taken by JAX {m.target}: "
+                f"{dict_params_form(literal[0] if literal else '')[1]}"
+            )
+            return
+        written, cost = made
+        m.replace(self.params.value, written)
+        if cost is None:
+            return
+        text = m.edits.source
+        argument = next(a for a in arguments(self.call, text) if a.node is self.params)
+        moved = f"cost_estimate={m.current(cost)}"
+        if has_comma(argument, text):  # the same comma after it as after compiler_params
+            m.edits.insert(argument.slot_end, f"{moved}{separator(argument, text)}")
+        else:
+            m.edits.insert(argument.end, f", {moved}")
 
 
-def as_dict(m: RewriteContext, value: cst.BaseExpression, updated: cst.Call) -> cst.Call | None:
+def as_dict(m: FixContext, value: ast.Call, backend: Backend) -> None:
     """``pltpu.CompilerParams(k=v)`` -> ``dict(mosaic=dict(k=v))`` for a target older than
     every params class (0.4.30-0.4.32 take only the dict), where each keyword is one the dict
-    era read; else None (``removed_name`` notes the class the target lacks)."""
-    backend = params_class_of(m, value)
-    if backend is None or m.replacement_params(backend.key) is not None:
-        return None
-    if not m.form_works(DICT_PARAMS) or not isinstance(value, cst.Call):
-        return None
-    if any(
-        a.keyword is None or a.star or a.keyword.value not in backend.dict_fields
-        for a in value.args
-    ):
-        return None
-    inner = value.with_changes(func=cst.Name("dict"))  # its arguments and comments kept
-    made = cst.Call(cst.Name("dict"), [keyword_arg(backend.key, inner)])
+    era read; else nothing (``removed_name`` notes the class the target lacks)."""
+    if m.replacement_params(backend.key) is not None or not m.form_works(DICT_PARAMS):
+        return
+    if value.args or any(k.arg is None or k.arg not in backend.dict_fields for k in value.keywords):
+        return
+    text = m.edits.source
+    inner = "dict" + m.edits.current(text.end(value.func), text.end(value))  # its comments kept
     for location in FEATURES_BY_KEY[backend.feature].locations:
         m.unmark(f"{location.spelling} is not in")
-    args = [
-        a.with_changes(value=made) if a.keyword and a.keyword.value == "compiler_params" else a
-        for a in updated.args
-    ]
-    return updated.with_changes(args=args)
+    m.replace(value, f"dict({backend.key}={inner})")
 
 
-def params_class_of(m: RewriteContext, value: cst.BaseExpression) -> Backend | None:
+def params_class_of(f: FindContext, value: ast.expr) -> Backend | None:
     """The backend whose params class ``value`` calls, of those that had a dict form."""
-    if not isinstance(value, cst.Call):
+    if not isinstance(value, ast.Call):
         return None
-    names = qualified(value.func, m)
+    names = f.qualified(value.func)
     for backend in BACKENDS:
         spellings = {
             f"{loc.module}.{loc.attr}" for loc in FEATURES_BY_KEY[backend.feature].locations
@@ -158,8 +180,8 @@ def params_class_of(m: RewriteContext, value: cst.BaseExpression) -> Backend | N
 
 
 def params_call(
-    m: RewriteContext, params: tuple[str, Entries] | None, *, has_cost: bool
-) -> tuple[cst.Call, cst.BaseExpression | None] | None:
+    m: FixContext, params: tuple[str, Entries] | None, *, has_cost: bool
+) -> tuple[str, ast.expr | None] | None:
     """``pltpu.CompilerParams(...)`` for a literal dict whose every key the target takes
     (``cost_estimate`` moves to ``pallas_call``), else None."""
     if params is None:
@@ -177,7 +199,7 @@ def params_call(
         ):
             cost = value
         elif m.works_in(param_field_releases(backend, name)):
-            fields.append(keyword_arg(name, value))
+            fields.append(f"{name}={m.current(value)}")
         elif (
             name not in PARAM_FIELDS[backend] and BACKENDS_BY_KEY[backend].dict_ignored_unknown_keys
         ):
@@ -187,62 +209,57 @@ def params_call(
             )
         else:
             return None
-    func = attr(f"{m.alias_for(new.module)}.{new.attr}")
-    return cst.Call(func, fields), cost
+    return f"{m.alias_for(new.module)}.{new.attr}({', '.join(fields)})", cost
 
 
-def params_at_run_time(
-    m: RewriteContext, value: cst.BaseExpression
-) -> tuple[cst.Call, cst.BaseExpression | None] | None:
+def params_at_run_time(m: FixContext, outer: Entries) -> tuple[str, None] | None:
     """``{"mosaic": params}`` / ``dict(mosaic=params)`` whose fields are a variable:
     ``pltpu.CompilerParams(**params)``, which converts when it runs."""
-    outer = dict_entries(value)
-    if not outer or len(outer) != 1:
+    if len(outer) != 1:
         return None
     backend, inner = outer[0]
     found = backend_of(backend)
-    if found is None or dict_entries(inner) is not None:
+    if found is None or _dicts.dict_entries(inner) is not None:
         return None
     new = m.replacement_params(found.key)
     if new is None:
         return None
-    func = attr(f"{m.alias_for(new.module)}.{new.attr}")
-    return cst.Call(func, [cst.Arg(inner, star="**")]), None
+    return f"{m.alias_for(new.module)}.{new.attr}(**{m.current(inner)})", None
 
 
-def standalone(value: Any) -> tuple[str, Entries] | None:
+def standalone(value: ast.expr) -> tuple[str, Entries] | None:
     """``dict(triton=dict(num_warps=4))`` / ``{"mosaic": {...}}`` outside a call: (backend,
     fields) where the shape is unmistakably compiler params, else None."""
-    outer = dict_entries(value)
+    outer = _dicts.dict_entries(value)
     if not outer or len(outer) != 1:
         return None
     key, inner = outer[0]
-    backend, fields = backend_of(key), dict_entries(inner)
+    backend, fields = backend_of(key), _dicts.dict_entries(inner)
     if backend is None or not backend.dict_fields or not fields:
         return None
     known = PARAM_FIELDS.get(backend.key, {})
     return (backend.key, fields) if all(name in known for name, _ in fields) else None
 
 
-def find_assign(f: FindContext, node: ast.Assign) -> Iterator[Use]:
+def find_assign(f: FindContext, node: ast.Assign) -> Iterator[Finding]:
     found = standalone(node.value)
     if found is None:
         return
     use = form_use(f, node.value, DICT_PARAMS)
     label, hint = dict_params_form(found[0])
-    yield Use(use.path, use.line, use.column, label, use.releases, hint)
+    use = Use(use.path, use.line, use.column, label, use.releases, hint)
+    yield Finding(use, node.value, lambda m: as_params(m, node.value, found))
 
 
-def rewrite_assign(m: RewriteContext, original: cst.Assign, updated: cst.Assign) -> cst.Assign:
-    """Asks the target nothing unless the value is dict params: one walk of a file serves
-    every target that answers its questions alike."""
-    found = standalone(original.value)
-    if found is None or m.form_works(DICT_PARAMS):
-        return updated
+def as_params(m: FixContext, value: ast.expr, found: tuple[str, Entries]) -> None:
+    """Asks the target nothing unless the value is dict params: one reading serves every
+    target that answers its questions alike."""
+    if m.form_works(DICT_PARAMS):
+        return
     made = params_call(m, found, has_cost=False)
     if made is None or made[1] is not None:
         m.mark(
             f"dict compiler_params are not taken by JAX {m.target}: {dict_params_form(found[0])[1]}"
         )
-        return updated
-    return updated.with_changes(value=made[0])
+        return
+    m.replace(value, made[0])

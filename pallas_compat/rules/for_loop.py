@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import ast
 
-import libcst as cst
-
 from pallas_compat.facts._table import FOR_LOOP, Feature
-from pallas_compat.facts._target import Target
-from pallas_compat.rules._context import FindContext
-from pallas_compat.rules._for_loop_module import migrate_for_loop
-from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._context import FindContext, Finding
+from pallas_compat.rules._for_loop_module import helper, served_locally
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, feature_name_use
 
 RULE = Rule(
@@ -23,10 +20,36 @@ RULE = Rule(
     "for-loop",
     f"for_loop over refs ({FOR_LOOP}), which JAX removed",
     Fix.REWRITES,
+    Example(
+        before="""\
+import jax
+from jax._src.lax.control_flow.for_loop import for_loop
+
+
+def total(x):
+    def body(i, refs):
+        refs[0][...] += x
+
+    return for_loop(4, body, x)
+""",
+        after=lambda: (
+            "import jax\n"
+            + helper()
+            + """\
+
+
+def total(x):
+    def body(i, refs):
+        refs[0][...] += x
+
+    return for_loop(4, body, x)
+"""
+        ),
+    ),
 )
 FEATURES = frozenset({"for_loop", "for_loop_module"})
-#: The ``before`` pass rewrites only what names this, and no earlier pass writes it.
-MENTIONS = "for_loop"
+#: A noqa comment naming it anywhere leaves the whole file to it (its rewrite is the file's).
+WHOLE_FILE = True
 
 
 def claims_feature(feature: Feature) -> bool:
@@ -37,5 +60,7 @@ def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
     return feature_name_use(f, node, qname, FEATURES)
 
 
-def before(module: cst.Module, target: Target) -> cst.Module:
-    return migrate_for_loop(module, target)
+def find_module(f: FindContext, node: ast.Module) -> Finding | None:
+    """The whole module's rewrite: its imports of ``for_loop`` and the helper it gets."""
+    rewrite = served_locally(f, node)
+    return None if rewrite is None else Finding(None, node, rewrite)

@@ -16,8 +16,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-import libcst as cst
-
 from pallas_compat.facts._registry import registry
 from pallas_compat.facts._served import shim_serves
 from pallas_compat.facts._table import (
@@ -31,12 +29,11 @@ from pallas_compat.facts._table import (
     param_field_releases,
     works_in,
 )
-from pallas_compat.rules import _read
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._keywords import keyword_args, keyword_use, label
-from pallas_compat.rules._rewrite import keyword_arg, with_argument, without_argument
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import called, keyword
+from pallas_compat.rules import _calls, removed_name
+from pallas_compat.rules._arguments import arguments, drop, has_comma, separator, with_argument
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._keywords import keyword_use, label
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, name_use
 
 RULE = Rule(
@@ -45,6 +42,20 @@ RULE = Rule(
     "plgpu.GPUMesh(axis_names=...), which became plgpu.Mesh(grid_names=..., thread_name=...), "
     "and the options JAX moved off it into pl.core_map's compiler params",
     Fix.PARTLY,
+    Example(
+        before="""\
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+mesh = plgpu.GPUMesh(grid=(2,), num_threads=2, axis_names=("x", "wg"))
+""",
+        after="""\
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+mesh = plgpu.Mesh(grid=(2,), num_threads=2, grid_names=("x",), thread_name="wg")
+""",
+    ),
 )
 GPU_MESH = f"{MOSAIC_GPU}:GPUMesh"
 MESH = f"{MOSAIC_GPU}:Mesh"
@@ -73,17 +84,27 @@ def moved_hint(option: str) -> str:
     )
 
 
-def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
-    if qname == GPU_MESH.replace(":", ".") and qname in f.table.drifted_names:
-        return name_use(f, node, qname)
-    return None
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | Finding | None:
+    if qname != GPU_MESH.replace(":", ".") or qname not in f.table.drifted_names:
+        return None
+    use = name_use(f, node, qname)
+    if not isinstance(node, ast.Attribute):
+        return use
+    return Finding(use, node, lambda m: removed_name.note(m, qname))  # the call takes it back
 
 
-def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
-    target = _read.called(node, f, lambda: f.bindings)
-    if target is None or target[0] != GPU_MESH:
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | Finding | None]:
+    target = _calls.called(node, f, lambda: f.bindings)
+    if target is None:
         return
-    for name, arg in _read.keyword_args(node):
+    if target[0] == CORE_MAP:
+        mesh = mesh_of(f, node)
+        if mesh is not None:
+            yield Finding(None, node, lambda m: with_moved_options(m, node, mesh, meshes(f)))
+        return
+    if target[0] != GPU_MESH:
+        return
+    for name, arg in _calls.keyword_args(node):
         if name == "axis_names":
             yield keyword_use(f, GPU_MESH, arg, f"{label(GPU_MESH, name)}: {SPLIT}")
         elif name in MOVED:
@@ -91,6 +112,55 @@ def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
         elif (GPU_MESH, name) in KEYWORDS:
             hint = f"plgpu.Mesh({name}=...): JAX 0.6.1 renamed plgpu.GPUMesh"
             yield keyword_use(f, GPU_MESH, arg, hint)
+    yield Finding(None, node, lambda m: as_mesh(m, node, split_names(node), meshes(f)))
+
+
+def mesh_of(f: FindContext, call: ast.Call) -> ast.Call | None:
+    """The ``GPUMesh(...)`` call a ``pl.core_map`` call's first argument is, or names (bound
+    once in the module)."""
+    first = _calls.first_argument(call)
+    if isinstance(first, ast.Name):
+        values = f.bindings.values.get(first.id, [])
+        first = values[0] if len(values) == 1 else None
+    if isinstance(first, ast.Call):
+        hit = _calls.called(first, f, lambda: f.bindings)
+        if hit is not None and hit[0] == GPU_MESH:
+            return first
+    return None
+
+
+def meshes(f: FindContext) -> dict[int, list[ast.Call]]:
+    """id(mesh call) -> the ``pl.core_map`` calls that take it, for the file."""
+    kept = f.memo.setdefault(RULE.code, {})
+    if 0 not in kept:
+        found: dict[int, list[ast.Call]] = {}
+        for call in f.scopes.calls:
+            hit = _calls.called(call, f, lambda: f.bindings)
+            if hit is not None and hit[0] == CORE_MAP and (mesh := mesh_of(f, call)) is not None:
+                found.setdefault(id(mesh), []).append(call)
+        kept[0] = found
+    found_: dict[int, list[ast.Call]] = kept[0]
+    return found_
+
+
+def split_names(call: ast.Call) -> tuple[ast.keyword, list[ast.expr], bool] | None:
+    """``grid=(a, b), num_threads=n, axis_names=("x", "y", "wg")``: the ``axis_names``
+    keyword, its items, and whether the last is the thread's name; None where ``grid`` and
+    ``axis_names`` are not literals that agree."""
+    grid, names = _calls.keyword(call, "grid"), _calls.keyword(call, "axis_names")
+    threads = _calls.keyword(call, "num_threads")
+    if grid is None or names is None:
+        return None
+    if not isinstance(grid.value, ast.Tuple | ast.List):
+        return None
+    if not isinstance(names.value, ast.Tuple | ast.List):
+        return None
+    threaded = threads is not None and not (
+        isinstance(threads.value, ast.Constant) and threads.value.value is None
+    )
+    if len(names.value.elts) != len(grid.value.elts) + threaded:
+        return None
+    return names, list(names.value.elts), threaded
 
 
 def served_on(api: str, release: str) -> bool:
@@ -106,133 +176,92 @@ def served_on(api: str, release: str) -> bool:
 # -- migrate
 
 
-def options_to_move(m: RewriteContext, mesh: cst.Call) -> list[tuple[str, cst.Arg]]:
+def options_to_move(m: FixContext, mesh: ast.Call) -> list[tuple[str, ast.keyword]]:
     """The moved options ``mesh`` is given that the target's mesh does not take."""
     keeps = m.works(Location(MOSAIC_GPU, "GPUMesh"))
     return [
         (name, arg)
-        for name, arg in keyword_args(mesh)
+        for name, arg in _calls.keyword_args(mesh)
         if name in MOVED and not (keeps and m.works_in(keyword_releases(GPU_MESH, name)))
     ]
 
 
-def mesh_of(m: RewriteContext, call: cst.Call) -> cst.Call | None:
-    """The ``GPUMesh(...)`` call a ``pl.core_map`` call's first argument is, or names (bound
-    once in the module)."""
-    first = call.args[0].value if call.args and call.args[0].keyword is None else None
-    if isinstance(first, cst.Name):
-        values = m.bindings().values.get(first.value, [])
-        first = values[0] if len(values) == 1 else None
-    if isinstance(first, cst.Call) and (hit := called(first, m, m.bindings)) and hit[0] == GPU_MESH:
-        return first
-    return None
-
-
-def takes_options(m: RewriteContext, core_map: cst.Call, options: list[str]) -> bool:
+def takes_options(m: FixContext, core_map: ast.Call, options: list[str]) -> bool:
     """Can this ``pl.core_map`` call take ``options`` in compiler params on the target?"""
     return (
-        keyword(core_map, "compiler_params") is None
+        _calls.keyword(core_map, "compiler_params") is None
         and m.works_in(keyword_releases(CORE_MAP, "compiler_params"))
         and m.replacement_params(MESH_PARAMS_BACKEND) is not None
         and all(m.works_in(param_field_releases(MESH_PARAMS_BACKEND, o)) for o in options)
     )
 
 
-def destinations(m: RewriteContext, mesh: cst.Call) -> list[cst.Call]:
-    """Every ``pl.core_map`` call that takes ``mesh``, if each can take its moved options
-    (else none: the options stay, noted)."""
+def carried(m: FixContext, mesh: ast.Call, takers: dict[int, list[ast.Call]]) -> bool:
+    """Do the mesh's moved options reach compiler params: some ``pl.core_map`` takes the
+    mesh, and each that does can take them?"""
     options = [name for name, _ in options_to_move(m, mesh)]
-    found = [
-        call
-        for call in m.bindings().calls.get("core_map", [])
-        if mesh_of(m, call) is mesh and (hit := called(call, m, m.bindings)) and hit[0] == CORE_MAP
-    ]
-    return found if found and all(takes_options(m, c, options) for c in found) else []
+    found = takers.get(id(mesh), [])
+    return bool(found) and all(takes_options(m, call, options) for call in found)
 
 
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    target = called(original, m, m.bindings)
-    if target is None:
-        return None
-    if target[0] == CORE_MAP:
-        return with_moved_options(m, original, updated)
-    if target[0] != GPU_MESH:
-        return None
+def as_mesh(
+    m: FixContext,
+    call: ast.Call,
+    split: tuple[ast.keyword, list[ast.expr], bool] | None,
+    takers: dict[int, list[ast.Call]],
+) -> None:
+    """The mesh the target has: ``axis_names`` split where the target's mesh lacks it, the
+    moved options taken to ``pl.core_map`` (``with_moved_options``) or noted."""
     has_gpu_mesh = m.works(Location(MOSAIC_GPU, "GPUMesh"))
     if not has_gpu_mesh and not m.works(Location(MOSAIC_GPU, "Mesh")):
-        return None  # removed_name notes what the target lacks
-    call = updated
+        return  # its name's note says what the target lacks
+    text = m.edits.source
+    found = arguments(call, text)
     if not (has_gpu_mesh and m.works_in(keyword_releases(GPU_MESH, "axis_names"))):
-        split = split_axis_names(m, updated)
         if split is None:
-            if keyword(updated, "axis_names") is not None:
+            if _calls.keyword(call, "axis_names") is not None:
                 m.mark(f"{label(GPU_MESH, 'axis_names')} is not taken by JAX {m.target}: {SPLIT}")
-                return None
+                return
         else:
-            call = split
-    moved = options_to_move(m, original)
+            names, items, threaded = split
+            grid = len(items) - threaded
+            written = [m.current(item) for item in items]
+            equal = text.text[text.start(names) + len("axis_names") : text.start(names.value)]
+            made = f"grid_names{equal}({', '.join(written[:grid])}{',' if grid == 1 else ''})"
+            if threaded:
+                argument = next(a for a in found if a.node is names)
+                comma = separator(argument, text) if has_comma(argument, text) else ", "
+                made += f"{comma}thread_name{equal}{written[-1]}"
+            m.replace(names, made)
+    moved = options_to_move(m, call)
     if moved:
-        if destinations(m, original):
-            for name, _ in moved:
-                call = without_argument(call, keyword(call, name))
+        if carried(m, call, takers):
+            for _, arg in moved:
+                drop(m.edits, call, next(a for a in found if a.node is arg))
         else:
             for name, _ in moved:
                 m.mark(
                     f"{label(GPU_MESH, name)} is not taken by JAX {m.target}: {moved_hint(name)}"
                 )
     if has_gpu_mesh:
-        for name, _ in keyword_args(call):
+        for name, _ in _calls.keyword_args(call):
             spans = keyword_releases(GPU_MESH, name)
             if name not in MOVED and spans and not m.works_in(spans):
                 m.mark(f"{label(GPU_MESH, name)} is not taken by JAX {m.target}: keep a newer JAX")
-    elif isinstance(call.func, cst.Attribute):
-        call = call.with_changes(func=call.func.with_changes(attr=cst.Name("Mesh")))
+    elif isinstance(call.func, ast.Attribute):
+        m.replace(call.func, f"{m.current(call.func.value)}.Mesh")
         m.unmark("plgpu.GPUMesh is not in")
-    return call if call is not updated else None
 
 
-def split_axis_names(m: RewriteContext, call: cst.Call) -> cst.Call | None:
-    """``grid=(a, b), num_threads=n, axis_names=("x", "y", "wg")`` -> ``grid_names=("x",
-    "y"), thread_name="wg"``, where ``grid`` and ``axis_names`` are literals that agree."""
-    grid, names = keyword(call, "grid"), keyword(call, "axis_names")
-    threads = keyword(call, "num_threads")
-    if grid is None or names is None:
-        return None
-    if not isinstance(grid.value, cst.Tuple | cst.List) or not isinstance(
-        names.value, cst.Tuple | cst.List
-    ):
-        return None
-    threaded = threads is not None and not (
-        isinstance(threads.value, cst.Name) and threads.value.value == "None"
-    )
-    elements = [m.code(e.value) for e in names.value.elements]
-    if len(elements) != len(grid.value.elements) + threaded:
-        return None
-    grid_names = elements[: len(grid.value.elements)]
-    tuple_code = f"({', '.join(grid_names)}{',' if len(grid_names) == 1 else ''})"
-    made = [
-        names.with_changes(keyword=cst.Name("grid_names"), value=cst.parse_expression(tuple_code))
-    ]
-    if threaded:
-        made.append(
-            names.with_changes(
-                keyword=cst.Name("thread_name"), value=cst.parse_expression(elements[-1])
-            )
-        )
-    args: list[cst.Arg] = []
-    for arg in call.args:
-        args += made if arg is names else [arg]
-    return call.with_changes(args=args)
-
-
-def with_moved_options(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
+def with_moved_options(
+    m: FixContext, call: ast.Call, mesh: ast.Call, takers: dict[int, list[ast.Call]]
+) -> None:
     """``pl.core_map(mesh)`` -> ``pl.core_map(mesh, compiler_params=plgpu.CompilerParams(
     approx_math=True))``, where the mesh's options move here."""
-    mesh = mesh_of(m, original)
-    if mesh is None or original not in destinations(m, mesh):
-        return None
+    options = options_to_move(m, mesh)
+    if not options or not carried(m, mesh, takers):
+        return
     params = m.replacement_params(MESH_PARAMS_BACKEND)
-    assert params is not None  # destinations() checked it
-    fields = ", ".join(f"{name}={m.code(arg.value)}" for name, arg in options_to_move(m, mesh))
-    value = cst.parse_expression(f"{m.alias_for(params.module)}.{params.attr}({fields})")
-    return with_argument(updated, keyword_arg("compiler_params", value))
+    assert params is not None  # carried() checked it
+    fields = ", ".join(f"{name}={m.edits.source.segment(arg.value)}" for name, arg in options)
+    with_argument(m, call, f"compiler_params={m.alias_for(params.module)}.{params.attr}({fields})")

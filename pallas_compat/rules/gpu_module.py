@@ -7,57 +7,59 @@ Found in imports; ``migrate`` imports the new module under the old binding, so u
 from __future__ import annotations
 
 import ast
+import re
 
-import libcst as cst
-
-from pallas_compat.facts._table import GPU_LEGACY, GPU_MODULE, PL, TRITON
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._rewrite import attr
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._use import Use, form_use
+from pallas_compat.facts._table import GPU_LEGACY, GPU_MODULE, TRITON
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._rule import Example, Fix, Rule
+from pallas_compat.rules._use import form_use
 
 RULE = Rule(
     "PAL104",
     "gpu-module",
     f"an import of {GPU_LEGACY} (Triton's module, renamed {TRITON})",
     Fix.REWRITES,
+    Example(
+        before="""\
+from jax.experimental.pallas import gpu as plgpu
+
+params = plgpu.TritonCompilerParams(num_warps=4)
+""",
+        after="""\
+from jax.experimental.pallas import triton as plgpu
+
+params = plgpu.TritonCompilerParams(num_warps=4)
+""",
+        target="0.6.2",
+    ),
 )
 #: The call form of the table (``CallForm``) this rule finds.
 FORMS = frozenset({GPU_MODULE})
 
 
-def find_import(f: FindContext, module: str, where: ast.AST) -> Use | None:
-    return form_use(f, where, GPU_MODULE) if module == GPU_LEGACY else None
+def find_import(f: FindContext, module: str, where: ast.AST) -> Finding | None:
+    if module != GPU_LEGACY:
+        return None
+    return Finding(form_use(f, where, GPU_MODULE), where, lambda m: to_triton(m, where))
 
 
-def rewrite_import(m: RewriteContext, original: cst.Import, updated: cst.Import) -> cst.Import:
-    names = []
-    for alias in updated.names:
-        dotted = cst.helpers.get_full_name_for_node(alias.name) or ""
-        if dotted == GPU_LEGACY and alias.asname and not m.form_works(GPU_MODULE):
-            alias = alias.with_changes(name=attr(TRITON))
-        names.append(alias)
-    return updated.with_changes(names=names)
+def to_triton(m: FixContext, where: ast.AST) -> None:
+    """``from ...pallas.gpu import X`` -> ``from ...pallas.triton import X``; ``from
+    ...pallas import gpu [as g]`` and ``import ...pallas.gpu as g`` -> the new module under
+    the old binding, so that its uses stay."""
+    if m.form_works(GPU_MODULE):
+        return
+    text = m.edits.source
+    if isinstance(where, ast.ImportFrom):
+        found = FROM.match(text.text, text.start(where))
+        if found is not None:
+            m.edits.replace(found.start(1), found.end(1), TRITON)
+    elif isinstance(where, ast.alias) and where.name == GPU_LEGACY:
+        if where.asname:  # a bare ``import ...pallas.gpu`` binds ``jax``: its uses stay
+            m.replace(where, f"{TRITON} as {where.asname}")
+    elif isinstance(where, ast.alias):  # from jax.experimental.pallas import gpu [as g]
+        m.replace(where, f"{TRITON.rpartition('.')[2]} as {where.asname or where.name}")
 
 
-def rewrite_import_from(
-    m: RewriteContext, original: cst.ImportFrom, updated: cst.ImportFrom
-) -> cst.ImportFrom:
-    """``from ...pallas.gpu import X`` and ``from ...pallas import gpu [as g]``."""
-    if isinstance(updated.names, cst.ImportStar):
-        return updated
-    source = cst.helpers.get_full_name_for_node(updated.module) if updated.module else ""
-    if source == GPU_LEGACY and not m.form_works(GPU_MODULE):
-        return updated.with_changes(module=attr(TRITON))
-    if source != PL:
-        return updated
-    names = []
-    for alias in updated.names:
-        named_gpu = isinstance(alias.name, cst.Name) and alias.name.value == "gpu"
-        if named_gpu and not m.form_works(GPU_MODULE):
-            keep_binding = alias.asname or cst.AsName(cst.Name("gpu"))
-            alias = alias.with_changes(
-                name=cst.Name(TRITON.rpartition(".")[2]), asname=keep_binding
-            )
-        names.append(alias)
-    return updated.with_changes(names=names)
+#: The module of a ``from`` import: where it is in the text.
+FROM = re.compile(r"from\s+([\w.]+)")

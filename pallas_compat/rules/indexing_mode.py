@@ -12,8 +12,6 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-import libcst as cst
-
 from pallas_compat.facts._table import (
     BLOCKED_MODE,
     CALL_FORMS,
@@ -22,20 +20,30 @@ from pallas_compat.facts._table import (
     Location,
     keyword_releases,
 )
-from pallas_compat.rules import _read
-from pallas_compat.rules._argument_order import positional
-from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules import _calls
+from pallas_compat.rules._arguments import arguments, drop
+from pallas_compat.rules._context import FindContext, Finding, FixContext
 from pallas_compat.rules._keywords import keyword_use
-from pallas_compat.rules._rewrite import without_argument
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import is_call_to, keyword, qualified
-from pallas_compat.rules._use import Use, form_use
+from pallas_compat.rules._rule import Example, Fix, Rule
+from pallas_compat.rules._use import form_use
 
 RULE = Rule(
     "PAL208",
     "indexing-mode",
     "pl.Blocked() as the indexing mode, or BlockSpec(indexing_mode=...)",
     Fix.PARTLY,
+    Example(
+        before="""\
+from jax.experimental import pallas as pl
+
+spec = pl.BlockSpec((8, 128), lambda i: (i, 0), indexing_mode=pl.Blocked())
+""",
+        after="""\
+from jax.experimental import pallas as pl
+
+spec = pl.BlockSpec((8, 128), lambda i: (i, 0))
+""",
+    ),
 )
 #: The call form of the table (``CallForm``) this rule finds.
 FORMS = frozenset({BLOCKED_MODE})
@@ -44,82 +52,80 @@ KEYWORDS = frozenset({(BLOCK_SPEC, "indexing_mode")})
 UNBLOCKED = frozenset({f"{PL}.Unblocked", f"{PL}.unblocked"})
 
 
-def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
-    if _read.is_call_to(node, f, "Blocked") and not node.args and not node.keywords:
-        yield form_use(f, node, BLOCKED_MODE)
-    given = _read.keyword(node, "indexing_mode")
-    if given is not None and _read.is_call_to(node, f, "BlockSpec"):
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Finding | None]:
+    if _calls.is_call_to(node, f, "Blocked") and not node.args and not node.keywords:
+        yield Finding(form_use(f, node, BLOCKED_MODE), node, note_blocked)
+    given = _calls.keyword(node, "indexing_mode")
+    if given is not None and _calls.is_call_to(node, f, "BlockSpec"):
         advice = KEYWORD_ADVICE[(BLOCK_SPEC, "indexing_mode")]
-        yield keyword_use(f, BLOCK_SPEC, given, advice)
+        use = keyword_use(f, BLOCK_SPEC, given, advice)
+        yield Finding(use, node, lambda m: without_mode(m, node, given))
 
 
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    if is_call_to(original, m, "Blocked") and not original.args and not m.form_works(BLOCKED_MODE):
+def note_blocked(m: FixContext) -> None:
+    if not m.form_works(BLOCKED_MODE):
         m.mark(
             f"pl.Blocked() is not the indexing mode in JAX {m.target}: {CALL_FORMS[BLOCKED_MODE]}"
         )
-    if is_call_to(original, m, "BlockSpec") and keyword(original, "indexing_mode"):
-        return without_mode(m, original, updated)
-    return None
 
 
-def without_mode(m: RewriteContext, original: cst.Call, call: cst.Call) -> cst.Call:
+def without_mode(m: FixContext, call: ast.Call, mode: ast.keyword) -> None:
     """``BlockSpec(..., indexing_mode=...)`` where the target lacks the mode: ``pl.Blocked()``
     (the default) is left out; ``pl.unblocked`` / ``pl.Unblocked(padding)`` make each entry of
     a literal ``block_shape`` a ``pl.Element(n, (low, high))`` (JAX 0.6.1's spelling); a mode
     that comes from a variable gets a note saying what to write for each value."""
-    mode, given = keyword(call, "indexing_mode"), keyword(original, "indexing_mode")
-    assert mode is not None and given is not None
-    value = given.value  # the original's: only its nodes have qualified names
-    names = qualified(value.func if isinstance(value, cst.Call) else value, m)
-    if f"{PL}.Blocked" in names and isinstance(value, cst.Call) and not value.args:
+    value = mode.value
+    names = m.reading.qualified(value.func if isinstance(value, ast.Call) else value)
+    found = arguments(call, m.edits.source)
+    argument = next(a for a in found if a.node is mode)
+    if f"{PL}.Blocked" in names and isinstance(value, ast.Call) and not value.args:
         if m.form_works(BLOCKED_MODE):
-            return call
+            return
         m.unmark("pl.Blocked() ")
-        return without_argument(call, mode)
+        drop(m.edits, call, argument)
+        return
     if names & UNBLOCKED:
         if m.works(Location(PL, "Unblocked")):
-            return call
-        elements = element_dims(m, call, mode.value)
-        if elements is not None:
+            return
+        if element_dims(m, call, value):
             for spelling in ("pl.Unblocked ", "pl.unblocked "):
                 m.unmark(spelling)
-            return without_argument(elements, keyword(elements, "indexing_mode"))
+            drop(m.edits, call, argument)
+            return
         m.mark(
             f"indexing_mode=pl.Unblocked(...) is not in JAX {m.target}: write each block_shape "
             "entry as pl.Element(n, (low, high)); the block shape here is not a literal tuple "
             "to rewrite"
         )
-        return call
+        return
     if not m.works_in(keyword_releases(BLOCK_SPEC, "indexing_mode")):
         m.mark(
             f"BlockSpec(indexing_mode=...) is not taken by JAX {m.target} and the mode comes "
             "from a variable here: where it is pl.Blocked(), leave it out; where it is "
             "pl.Unblocked(padding), write each block_shape entry as pl.Element(n, (low, high))"
         )
-    return call
 
 
-def element_dims(m: RewriteContext, call: cst.Call, mode: cst.BaseExpression) -> cst.Call | None:
-    """The call with a literal ``block_shape`` made of ``pl.Element`` entries, the padding
-    taken from a literal ``pl.Unblocked(((lo, hi), ...))``; None where either is not literal."""
-    spec_args = positional(call)
-    shape_arg = keyword(call, "block_shape") or (spec_args[0] if spec_args else None)
-    if shape_arg is None or not isinstance(shape_arg.value, cst.Tuple | cst.List):
-        return None
-    dims = [e.value for e in shape_arg.value.elements]
-    pads: list[cst.BaseExpression | None] = [None] * len(dims)
-    if isinstance(mode, cst.Call) and mode.args:
-        padding = mode.args[0].value
-        if not isinstance(padding, cst.Tuple) or len(padding.elements) != len(dims):
-            return None
-        pads = [e.value for e in padding.elements]
+def element_dims(m: FixContext, call: ast.Call, mode: ast.expr) -> bool:
+    """A literal ``block_shape`` made of ``pl.Element`` entries, the padding taken from a
+    literal ``pl.Unblocked(((lo, hi), ...))``; False (nothing written) where either is not
+    literal."""
+    spec_args = _calls.positional(call)
+    given = _calls.keyword(call, "block_shape")
+    shape = given.value if given is not None else (spec_args[0] if spec_args else None)
+    if not isinstance(shape, ast.Tuple | ast.List):
+        return False
+    dims = list(shape.elts)
+    pads: list[ast.expr | None] = [None] * len(dims)
+    if isinstance(mode, ast.Call) and mode.args:
+        padding = mode.args[0]
+        if not isinstance(padding, ast.Tuple) or len(padding.elts) != len(dims):
+            return False
+        pads = list(padding.elts)
     element = f"{m.alias_for(PL)}.Element"
     made = [
-        f"{element}({m.code(d)})" if p is None else f"{element}({m.code(d)}, {m.code(p)})"
+        f"{element}({m.current(d)})" if p is None else f"{element}({m.current(d)}, {m.current(p)})"
         for d, p in zip(dims, pads, strict=True)
     ]
-    shape = cst.parse_expression(f"({', '.join(made)}{',' if len(made) == 1 else ''})")
-    return call.with_changes(
-        args=[a.with_changes(value=shape) if a is shape_arg else a for a in call.args]
-    )
+    m.replace(shape, f"({', '.join(made)}{',' if len(made) == 1 else ''})")
+    return True

@@ -11,16 +11,15 @@ a static slice past the end before the mask applies). Anything else gets a note.
 from __future__ import annotations
 
 import ast
-
-import libcst as cst
+from dataclasses import dataclass
 
 from pallas_compat.facts._table import PL, TRITON, Feature, Location
-from pallas_compat.rules._argument_order import positional
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._load_store_calls import PARAMETERS, canonical
-from pallas_compat.rules._rewrite import attr, standalone, subscript
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import is_call_to, keyword, qualified
+from pallas_compat.rules import _calls, removed_name
+from pallas_compat.rules._arguments import Argument, arguments
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._load_store_calls import PARAMETERS, Bound, canonical
+from pallas_compat.rules._rewrite import standalone, subscript
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, feature_name_use
 
 RULE = Rule(
@@ -28,12 +27,24 @@ RULE = Rule(
     "masked-load-store",
     "pl.load, pl.store or pl.swap, which left pl (masked: pltriton.load/store)",
     Fix.PARTLY,
+    Example(
+        before="""\
+from jax.experimental import pallas as pl
+
+
+def kernel(x_ref, o_ref):
+    pl.store(o_ref, (pl.ds(0, 8),), pl.load(x_ref, (pl.ds(0, 8),)) + 1)
+""",
+        after="""\
+from jax.experimental import pallas as pl
+
+
+def kernel(x_ref, o_ref):
+    o_ref[pl.ds(0, 8)] = x_ref[pl.ds(0, 8)] + 1
+""",
+    ),
 )
 FEATURES = frozenset({"load", "store", "swap"})
-#: Their notes are left by the call's rewrite, which knows why it could not rewrite.
-NOTED_AT_THE_CALL = frozenset({f"{PL}.load", f"{PL}.store"})
-#: The call's rewriting ends here: the call is another one now.
-FINAL = True
 
 TRITON_LOAD = Location(TRITON, "load")
 TRITON_STORE = Location(TRITON, "store")
@@ -47,107 +58,221 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
-    return feature_name_use(f, node, qname, FEATURES)
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | Finding | None:
+    """The name; where it is called as ``pl.load``/``pl.store``, the call's fix notes what it
+    could not rewrite (it knows why), else (``partial(f, pl.load)``) the name's own note."""
+    use = feature_name_use(f, node, qname, FEATURES)
+    if use is None or not isinstance(node, ast.Attribute) or id(node) in called(f):
+        return use
+    return Finding(use, node, lambda m: removed_name.note(m, qname))
 
 
-def note(m: RewriteContext, access: str) -> None:
+def called(f: FindContext) -> set[int]:
+    """The ids of the ``pl.load``/``pl.store`` names called (``find_call`` sees the call
+    before its name)."""
+    found: set[int] = f.state.setdefault(RULE.code, set())
+    return found
+
+
+def access_of(f: FindContext, call: ast.Call) -> str | None:
+    """``load``, ``store`` or ``swap`` where the call is to the removed ``pl`` one."""
+    return next((name for name in PARAMETERS if _calls.is_call_to(call, f, name)), None)
+
+
+def find_call(f: FindContext, node: ast.Call) -> Finding | None:
+    """The calls: the removed ``pl.load``/``pl.store``, and a masked ``pltriton.load``/
+    ``store`` of a static slice (the uses are their names', ``find_name``'s)."""
+    if f.qualified(node.func) & NEW_MASKED_ACCESS and _calls.keyword(node, "mask"):
+        return Finding(None, node, lambda m: masked_view_as_indices(m, node))
+    access = access_of(f, node)
+    if access not in ("load", "store"):
+        return None
+    called(f).add(id(node.func))
+    text = f.text
+    bound = canonical(node, access, text)
+    return Finding(None, node, Access(access, node, bound))
+
+
+def find_expr(f: FindContext, node: ast.Expr) -> Finding | None:
+    """``pl.store(ref, idx, v)`` / ``pl.swap(ref, idx, v)`` as a statement (in any spelling,
+    no mask) -> ``ref[idx] = v``."""
+    call = node.value
+    if not isinstance(call, ast.Call) or access_of(f, call) not in ("store", "swap"):
+        return None
+    bound = canonical(call, "swap", f.text)
+    if bound is None or bound.rest:
+        return None
+    access = access_of(f, call)
+    return Finding(None, node, lambda m: as_write(m, node, access, bound))
+
+
+def find_assign(f: FindContext, node: ast.Assign) -> Finding | None:
+    """``old = pl.swap(ref, idx, v)`` (no mask) -> ``old = ref[idx]`` and ``ref[idx] = v``:
+    the read, then the write, that swap was (``v`` is evaluated after the read; it could not
+    see ``old``, which it binds)."""
+    call = node.value
+    if not isinstance(call, ast.Call) or access_of(f, call) != "swap":
+        return None
+    bound = canonical(call, "swap", f.text)
+    if bound is None or bound.rest:
+        return None
+    return Finding(None, node, lambda m: as_read_and_write(m, node, bound))
+
+
+def removed_here(m: FixContext, access: str) -> bool:
+    return not m.works(Location(PL, access))
+
+
+def note(m: FixContext, access: str) -> None:
     m.mark(f"pl.{access} is not in JAX {m.target}: {m.table.drifted_names[f'{PL}.{access}'].hint}")
 
 
-def removed_access(m: RewriteContext, original: cst.Call) -> str | None:
-    """``load``, ``store`` or ``swap`` where the call is to the removed ``pl`` one and the
-    target lacks it."""
-    for name in PARAMETERS:
-        if is_call_to(original, m, name) and not m.works(Location(PL, name)):
-            return name
-    return None
+@dataclass(frozen=True)
+class Access:
+    """The fix of one ``pl.load``/``pl.store`` call: without a mask, indexing; with one,
+    ``pltriton.load(ref.at[idx], mask=...)`` where the target has it; else a note."""
+
+    access: str
+    call: ast.Call
+    bound: Bound | None
+
+    def __call__(self, m: FixContext) -> bool | None:
+        if not removed_here(m, self.access):
+            return None
+        if self.bound is None:
+            note(m, self.access)
+            return True
+        if self.access == "load":
+            load(m, self.call, self.bound)
+        else:
+            masked_store(m, self.call, self.bound)
+        return True
 
 
-def rewrite_call(
-    m: RewriteContext, original: cst.Call, updated: cst.Call
-) -> cst.BaseExpression | None:
-    if qualified(original.func, m) & NEW_MASKED_ACCESS and keyword(original, "mask"):
-        return masked_view_as_indices(m, original, updated)
-    access = removed_access(m, original)
-    if access not in ("load", "store"):
-        return None
-    bound = canonical(original, access), canonical(updated, access)
-    if bound[0] is None or bound[1] is None:
-        note(m, access)
-        return updated
-    if access == "load":
-        return load(m, bound[0], bound[1])
-    return masked_store(m, bound[0], bound[1])
+def keyword_text(m: FixContext, argument: Argument) -> str:
+    return m.current(argument.node)
 
 
-def rewrite_expr(
-    m: RewriteContext, original: cst.Expr, updated: cst.Expr
-) -> cst.BaseSmallStatement:
-    """``pl.store(ref, idx, v)`` / ``pl.swap(ref, idx, v)`` as a statement (in any spelling, no
-    mask) -> ``ref[idx] = v``."""
-    call = original.value
-    if not (isinstance(call, cst.Call) and isinstance(updated.value, cst.Call)):
-        return updated
-    if removed_access(m, call) not in ("store", "swap"):
-        return updated
-    bound = canonical(updated.value, "swap")
-    if bound is not None and len(bound.args) == 3:
-        ref, idx, value = (a.value for a in bound.args)
-        m.unmark("pl.swap ")
-        return cst.Assign([cst.AssignTarget(subscript(ref, idx))], standalone(value))
-    return updated
+def rebuilt(
+    m: FixContext, call: ast.Call, function: str, first: str, bound: Bound, keep: int
+) -> str:
+    """``function(first, <the bound arguments from keep on>)`` in the call's layout: each
+    argument followed by what followed it, the last by what followed the call's last."""
+    text = m.edits.source
+    found = arguments(call, text)
+    opening = text.text[text.end(call.func) : found[0].start]
+    parts = [(first, bound.leading[1])]
+    parts += [(m.current(a.value), a) for a in bound.leading[keep:]]
+    parts += [(keyword_text(m, a), a) for a in bound.rest]
+    written = []
+    for index, (value, argument) in enumerate(parts):
+        after = (
+            bound.closing
+            if index == len(parts) - 1
+            else text.text[argument.end : argument.slot_end]
+        )
+        if index < len(parts) - 1 and "," not in after:
+            after = ", "
+        written.append(value + after)
+    return f"{function}{opening}{''.join(written)})"
 
 
-def rewrite_assign(
-    m: RewriteContext, original: cst.Assign, updated: cst.Assign
-) -> cst.BaseSmallStatement | cst.FlattenSentinel[cst.BaseSmallStatement]:
-    """``old = pl.swap(ref, idx, v)`` (no mask) -> ``old = ref[idx]`` and ``ref[idx] = v``: the
-    read, then the write, that swap was (``v`` is evaluated after the read; it could not see
-    ``old``, which it binds)."""
-    call = original.value
-    if not (isinstance(call, cst.Call) and isinstance(updated.value, cst.Call)):
-        return updated
-    if removed_access(m, call) != "swap":
-        return updated
-    bound = canonical(updated.value, "swap")
-    if bound is None or len(bound.args) != 3:
-        return updated
-    ref, idx, value = (a.value for a in bound.args)
+def load(m: FixContext, call: ast.Call, bound: Bound) -> None:
+    ref, idx = bound.leading[0].value, bound.leading[1].value
+    names = {a.keyword for a in bound.rest}
+    if len(bound.leading) == 2 and not bound.rest:
+        m.replace(call, subscript(m, ref, idx))
+        return
+    if len(bound.leading) == 2 and names <= LOAD_KEYWORDS and m.works(TRITON_LOAD):
+        index = index_arrays(m, idx) if "mask" in names and positional(call, 1) else None
+        view = f"{standalone(m, ref)}.at[{index if index is not None else items(m, idx)}]"
+        function = f"{m.alias_for(TRITON)}.load"
+        m.replace(call, rebuilt(m, call, function, view, bound, 2))
+        return
+    note(m, "load")
+
+
+def masked_store(m: FixContext, call: ast.Call, bound: Bound) -> None:
+    if not bound.rest:
+        return  # a statement: find_expr's fix makes it an assignment
+    names = {a.keyword for a in bound.rest}
+    if len(bound.leading) == 3 and names <= STORE_KEYWORDS and m.works(TRITON_STORE):
+        ref, idx = bound.leading[0].value, bound.leading[1].value
+        index = index_arrays(m, idx) if "mask" in names and positional(call, 1) else None
+        view = f"{standalone(m, ref)}.at[{index if index is not None else items(m, idx)}]"
+        function = f"{m.alias_for(TRITON)}.store"
+        m.replace(call, rebuilt(m, call, function, view, bound, 2))
+        return
+    note(m, "store")
+
+
+def positional(call: ast.Call, at: int) -> bool:
+    """Is the call's argument ``at`` given by position?"""
+    return len(_calls.positional(call)) > at
+
+
+def items(m: FixContext, index: ast.expr) -> str:
+    """What goes between the brackets of ``ref[...]``: a tuple literal's items, else it."""
+    if (
+        isinstance(index, ast.Tuple)
+        and index.elts
+        and not any(isinstance(e, ast.Starred) for e in index.elts)
+    ):
+        return ", ".join(m.current(e) for e in index.elts)
+    return m.current(index)
+
+
+def as_write(m: FixContext, statement: ast.Expr, access: str | None, bound: Bound) -> None:
+    if access is None or not removed_here(m, access):
+        return
+    ref, idx, value = (a.value for a in bound.leading)
     m.unmark("pl.swap ")
-    write = cst.Assign([cst.AssignTarget(subscript(ref, idx))], standalone(value))
-    return cst.FlattenSentinel([updated.with_changes(value=subscript(ref, idx)), write])
+    m.replace(statement, f"{subscript(m, ref, idx)} = {standalone(m, value)}")
 
 
-def index_arrays(m: RewriteContext, idx: cst.BaseExpression) -> cst.BaseExpression:
+def as_read_and_write(m: FixContext, statement: ast.Assign, bound: Bound) -> None:
+    if not removed_here(m, "swap"):
+        return
+    ref, idx, value = (a.value for a in bound.leading)
+    m.unmark("pl.swap ")
+    text = m.edits.source
+    indent = text.text[text.starts[statement.lineno - 1] : text.start(statement)]
+    write = f"{subscript(m, ref, idx)} = {standalone(m, value)}"
+    m.replace(statement.value, subscript(m, ref, idx))
+    m.edits.insert(text.end(statement), f"\n{indent}{write}")
+
+
+def index_arrays(m: FixContext, idx: ast.expr) -> str | None:
     """A masked access's ``(pl.dslice(s, n), ...)`` with literal starts as index arrays
     ``s + jnp.arange(n)`` (an outer grid when there are several): the form newer JAX takes for
     a block that may overhang the array (from 0.12 it refuses a static slice past the end
     before the mask applies; a dynamic start is never checked, so it stays). Scalar indices are
-    kept; anything else leaves ``idx`` unchanged."""
-    items = list(idx.elements) if isinstance(idx, cst.Tuple) else [idx]
-    if any(isinstance(item, cst.StarredElement) for item in items):
-        return idx
-    values = [item.value if isinstance(item, cst.Element) else item for item in items]
+    kept; anything else: None (the index as it was)."""
+    read = m.reading.qualified
+    values = list(idx.elts) if isinstance(idx, ast.Tuple) else [idx]
+    if any(isinstance(v, ast.Starred) for v in values):
+        return None
     parts: list[tuple[str, bool]] = []
     for value in values:
-        if isinstance(value, cst.Call) and qualified(value.func, m) & DSLICE:
-            args = positional(value)
-            if len(args) != 2 or len(value.args) != 2 or not isinstance(args[0].value, cst.Integer):
-                return idx
-            start, size = (m.code(a.value) for a in args)
-            arange = f"{m.alias_for('jax.numpy')}.arange({size})"
-            parts.append((arange if start == "0" else f"{start} + {arange}", True))
-        elif isinstance(value, cst.Integer) or (
-            isinstance(value, cst.Name) and value.value not in ("None", "Ellipsis")
+        if isinstance(value, ast.Call) and read(value.func) & DSLICE:
+            if len(value.args) != 2 or value.keywords:
+                return None
+            start, size = value.args
+            if not (isinstance(start, ast.Constant) and type(start.value) is int):
+                return None
+            first, count = m.current(start), m.current(size)
+            arange = f"{m.alias_for('jax.numpy')}.arange({count})"
+            parts.append((arange if first == "0" else f"{first} + {arange}", True))
+        elif (isinstance(value, ast.Constant) and type(value.value) is int) or (
+            isinstance(value, ast.Name) and value.id not in ("None", "Ellipsis")
         ):
-            parts.append((m.code(value), False))
+            parts.append((m.current(value), False))
         else:
-            return idx
+            return None
     arrays = sum(is_array for _, is_array in parts)
     names = any(not is_array and not text.isdigit() for text, is_array in parts)
     if not arrays or (arrays > 1 and names):  # a name may hold a slice: no outer grid then
-        return idx
+        return None
     texts, axis = [], 0
     for text, is_array in parts:
         if is_array and arrays > 1:
@@ -155,61 +280,20 @@ def index_arrays(m: RewriteContext, idx: cst.BaseExpression) -> cst.BaseExpressi
             text = f"({text})[{grid}]"
         axis += is_array
         texts.append(text)
-    return cst.parse_expression(f"({', '.join(texts)},)" if len(texts) > 1 else texts[0])
+    return ", ".join(texts)
 
 
-def masked_view_as_indices(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call:
+def masked_view_as_indices(m: FixContext, call: ast.Call) -> None:
     """``pltriton.load(x_ref.at[pl.ds(0, n)], mask=...)`` (JAX's own kernels to 0.11) ->
     ``x_ref.at[jnp.arange(n)]``, which 0.12 takes when the block overhangs."""
-    view = original.args[0].value if original.args else None
+    view = call.args[0] if call.args else None
     if not (
-        isinstance(view, cst.Subscript)
-        and isinstance(view.value, cst.Attribute)
-        and view.value.attr.value == "at"
-        and updated.args[0].value.deep_equals(view)
+        isinstance(view, ast.Subscript)
+        and isinstance(view.value, ast.Attribute)
+        and view.value.attr == "at"
     ):
-        return updated
-    elements = [e.slice.value for e in view.slice if isinstance(e.slice, cst.Index)]
-    if len(elements) != len(view.slice):
-        return updated
-    idx = elements[0] if len(elements) == 1 else cst.Tuple([cst.Element(e) for e in elements])
-    new = index_arrays(m, idx)
-    if new is idx:
-        return updated
-    ref = subscript(view.value, new)
-    return updated.with_changes(args=[updated.args[0].with_changes(value=ref), *updated.args[1:]])
-
-
-def load(m: RewriteContext, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
-    args = positional(call)
-    extra = [a for a in call.args if a.keyword is not None]
-    if len(args) == 2 and not extra and len(call.args) == 2:
-        return subscript(args[0].value, args[1].value)
-    names = {a.keyword.value for a in extra if a.keyword}
-    if len(args) == 2 and names <= LOAD_KEYWORDS and m.works(TRITON_LOAD):
-        index = args[1].value
-        if "mask" in names and positional(original)[1].value.deep_equals(index):
-            index = index_arrays(m, positional(original)[1].value)
-        ref = subscript(cst.Attribute(args[0].value, cst.Name("at")), index)
-        func = attr(f"{m.alias_for(TRITON)}.load")
-        # the layout of the call stays: (ref, idx, mask=...) -> (ref.at[idx], mask=...)
-        return call.with_changes(func=func, args=[args[1].with_changes(value=ref), *extra])
-    note(m, "load")
-    return call
-
-
-def masked_store(m: RewriteContext, original: cst.Call, call: cst.Call) -> cst.BaseExpression:
-    args = positional(call)
-    extra = [a for a in call.args if a.keyword is not None]
-    if not extra:
-        return call  # a statement: rewrite_expr turns it into an assignment
-    names = {a.keyword.value for a in extra if a.keyword}
-    if len(args) == 3 and names <= STORE_KEYWORDS and m.works(TRITON_STORE):
-        index = args[1].value
-        if "mask" in names and positional(original)[1].value.deep_equals(index):
-            index = index_arrays(m, positional(original)[1].value)
-        ref = subscript(cst.Attribute(args[0].value, cst.Name("at")), index)
-        func = attr(f"{m.alias_for(TRITON)}.store")
-        return call.with_changes(func=func, args=[args[1].with_changes(value=ref), args[2], *extra])
-    note(m, "store")
-    return call
+        return
+    index = index_arrays(m, view.slice)
+    if index is None:
+        return
+    m.replace(view, f"{m.current(view.value)}[{index}]")

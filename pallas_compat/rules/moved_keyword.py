@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-
-import libcst as cst
+from dataclasses import dataclass
 
 from pallas_compat.facts._table import KEYWORD_MOVES, Location, keyword_releases, positions
-from pallas_compat.rules import _read
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._keywords import keyword_args, keyword_use, label
-from pallas_compat.rules._rewrite import subscript, without_argument
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import called
-from pallas_compat.rules._use import Use, use_at
+from pallas_compat.rules import _calls
+from pallas_compat.rules._arguments import Argument, arguments, drop, with_argument
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._keywords import keyword_use, label
+from pallas_compat.rules._rewrite import standalone
+from pallas_compat.rules._rule import Example, Fix, Rule
+from pallas_compat.rules._use import use_at
 
 RULE = Rule(
     "PAL211",
@@ -31,6 +30,22 @@ RULE = Rule(
     "a keyword JAX moved off a Pallas callable (plgpu.emit_pipeline(delay_release=) -> "
     "each input's plgpu.BlockSpec(delay_release=))",
     Fix.REWRITES,
+    Example(
+        before="""\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+
+def kernel(x_ref):
+    plgpu.load(x_ref, (0,))
+""",
+        after="""\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+
+def kernel(x_ref):
+    plgpu.load(x_ref.at[0])
+""",
+    ),
 )
 KEYWORDS = frozenset((f"{module}:{name}", keyword) for module, name, keyword in KEYWORD_MOVES)
 
@@ -40,20 +55,28 @@ def advice(callable_key: str, keyword: str) -> str | None:
     return KEYWORD_MOVES.get((module, name, keyword))
 
 
-def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
-    target = _read.called(node, f, lambda: f.bindings)
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Finding | None]:
+    target = _calls.called(node, f, lambda: f.bindings)
     if target is None:
         return
     key = target[0]
-    for keyword, arg in _read.keyword_args(node):
+    name = Location.parse(key).attr
+    specs = spec_calls(f, node)
+    for keyword, arg in _calls.keyword_args(node):
         hint = advice(key, keyword)
         if hint is not None:
-            yield keyword_use(f, key, arg, f"{label(key, keyword)} moved: {hint}")
-    for name, value in zip(position_names(key), _read.positional(node)[target[1] :], strict=False):
-        hint = advice(key, name)
+            use = keyword_use(f, key, arg, f"{label(key, keyword)} moved: {hint}")
+            fix = Moved(key, name, keyword, hint, node, arg, arg.value, specs)
+            yield Finding(use, node, fix)
+    for keyword, value in zip(
+        position_names(key), _calls.positional(node)[target[1] :], strict=False
+    ):
+        hint = advice(key, keyword)
         if hint is not None:
-            spans = keyword_releases(key, name)
-            yield use_at(f, value, label(key, name), spans, f"{label(key, name)} moved: {hint}")
+            spans = keyword_releases(key, keyword)
+            text = f"{label(key, keyword)} moved: {hint}"
+            use = use_at(f, value, label(key, keyword), spans, text)
+            yield Finding(use, node, Moved(key, name, keyword, hint, node, value, value, specs))
 
 
 def position_names(key: str) -> list[str]:
@@ -61,95 +84,125 @@ def position_names(key: str) -> list[str]:
     return [name for name, _ in positions(key)]
 
 
-def spec_calls(specs: cst.BaseExpression, m: RewriteContext) -> list[cst.Call] | None:
+def spec_calls(f: FindContext, call: ast.Call) -> list[ast.Call] | None:
     """The ``BlockSpec(...)`` calls of a literal ``in_specs`` list, or None where it is not
     one (a name, a comprehension: the shim still moves the keyword at run time)."""
-    if not isinstance(specs, cst.List | cst.Tuple):
+    given = _calls.keyword(call, "in_specs")
+    specs = given.value if given is not None else None
+    if not isinstance(specs, ast.List | ast.Tuple) or not specs.elts:
         return None
-    calls = [e.value for e in specs.elements]
-    if not calls or not all(isinstance(c, cst.Call) for c in calls):
-        return None
-    for call in calls:
-        target = called(call, m, m.bindings)  # type: ignore[arg-type]
+    calls = specs.elts
+    for spec in calls:
+        if not isinstance(spec, ast.Call):
+            return None
+        target = _calls.called(spec, f, lambda: f.bindings)
         if target is None or not target[0].endswith(":BlockSpec"):
             return None
     return calls  # type: ignore[return-value]
 
 
-def keyword_arg(call: cst.Call, name: str) -> cst.Arg | None:
-    return next((a for a in call.args if a.keyword and a.keyword.value == name), None)
+@dataclass(frozen=True)
+class Moved:
+    """The fix of one moved keyword: where the target takes it, its new place."""
+
+    key: str
+    name: str
+    keyword: str
+    hint: str
+    call: ast.Call
+    #: The argument as written (a keyword, or a positional value) and its value.
+    argument: ast.AST
+    value: ast.expr
+    specs: list[ast.Call] | None
+
+    def __call__(self, m: FixContext) -> None:
+        spans = keyword_releases(self.key, self.keyword)
+        if not spans or m.works_in(spans):
+            return
+        destination = DESTINATIONS[(self.name, self.keyword)]
+        module = KEYWORD_MOVES_MODULE[(self.name, self.keyword)]
+        if destination is not None and not m.works_in(
+            keyword_releases(f"{module}:{destination[0]}", destination[1])
+        ):
+            m.mark(
+                f"{label(self.key, self.keyword)} is not taken by JAX {m.target}, nor is its new "
+                f"place ({self.hint}): keep an older JAX"
+            )
+            return
+        if not REWRITES[(self.name, self.keyword)](m, self):
+            m.mark(f"{label(self.key, self.keyword)} is not taken by JAX {m.target}: {self.hint}")
 
 
-def delay_release_into_specs(
-    m: RewriteContext, original: cst.Call, call: cst.Call, arg: cst.Arg
-) -> cst.Call | None:
+def argument_of(m: FixContext, moved: Moved) -> Argument:
+    return next(a for a in arguments(moved.call, m.edits.source) if a.node is moved.argument)
+
+
+def delay_release_into_specs(m: FixContext, moved: Moved) -> bool:
     """``emit_pipeline(..., in_specs=[BlockSpec(a), BlockSpec(b)], delay_release=n)`` ->
-    ``emit_pipeline(..., in_specs=[BlockSpec(a, delay_release=n), ...])``. The specs are
-    told ``BlockSpec``s on the original tree (which has the names' metadata)."""
-    seen = keyword_arg(original, "in_specs")
-    specs = keyword_arg(call, "in_specs")
-    if seen is None or specs is None or spec_calls(seen.value, m) is None:
-        return None
-    calls = [e.value for e in specs.value.elements]  # type: ignore[attr-defined]
-    if not all(isinstance(c, cst.Call) for c in calls):
-        return None
-    moved = cst.Arg(
-        value=arg.value,
-        keyword=cst.Name("delay_release"),
-        equal=cst.AssignEqual(
-            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace("")
-        ),
-    )
-    new_specs = specs.value.with_changes(
-        elements=[
-            e.with_changes(value=c.with_changes(args=[*c.args, moved]))
-            for e, c in zip(specs.value.elements, calls, strict=True)  # type: ignore[attr-defined]
-        ]
-    )
-    kept = without_argument(call, arg)
-    return kept.with_changes(
-        args=[a.with_changes(value=new_specs) if a is specs else a for a in kept.args]
-    )
+    ``emit_pipeline(..., in_specs=[BlockSpec(a, delay_release=n), ...])``."""
+    if moved.specs is None:
+        return False
+    value = m.current(moved.value)
+    for spec in moved.specs:
+        with_argument(m, spec, f"delay_release={value}")
+    drop(m.edits, moved.call, argument_of(m, moved))
+    return True
 
 
-def partitioned_as_leader_tracked(
-    m: RewriteContext, original: cst.Call, call: cst.Call, arg: cst.Arg
-) -> cst.Call | None:
+def partitioned_as_leader_tracked(m: FixContext, moved: Moved) -> bool:
     """``partitioned_axis=k`` -> ``leader_tracked=plgpu.CopyPartition.PARTITIONED(k)``, and
     ``k if c else None`` -> ``plgpu.CopyPartition.PARTITIONED(k) if c else None``; ``None``
     goes."""
+    value = moved.value
+    if isinstance(value, ast.Constant) and value.value is None:
+        drop(m.edits, moved.call, argument_of(m, moved))
+        return True
     module = KEYWORD_MOVES_MODULE[("copy_gmem_to_smem", "partitioned_axis")]
     partition = f"{m.alias_for(module)}.CopyPartition.PARTITIONED"
-    value = arg.value
-    if isinstance(value, cst.Name) and value.value == "None":
-        return without_argument(call, arg)
-    if isinstance(value, cst.Integer):
-        new = f"{partition}({m.code(value)})"
+    if isinstance(value, ast.Constant) and type(value.value) is int:
+        new = f"{partition}({m.current(value)})"
     elif (
-        isinstance(value, cst.IfExp)
-        and isinstance(value.orelse, cst.Name)
-        and value.orelse.value == "None"
+        isinstance(value, ast.IfExp)
+        and isinstance(value.orelse, ast.Constant)
+        and value.orelse.value is None
     ):
-        new = f"{partition}({m.code(value.body)}) if {m.code(value.test)} else None"
+        new = f"{partition}({m.current(value.body)}) if {m.current(value.test)} else None"
     else:
-        return None
-    moved = arg.with_changes(keyword=cst.Name("leader_tracked"), value=cst.parse_expression(new))
-    return call.with_changes(args=[moved if a is arg else a for a in call.args])
+        return False
+    argument = moved.argument
+    if isinstance(argument, ast.keyword):
+        text = m.edits.source
+        equal = text.text[text.start(argument) + len("partitioned_axis") : text.start(value)]
+        m.replace(argument, f"leader_tracked{equal}{new}")
+    else:
+        m.replace(argument, f"leader_tracked={new}")
+    return True
 
 
-def idx_into_ref(
-    m: RewriteContext, original: cst.Call, call: cst.Call, arg: cst.Arg
-) -> cst.Call | None:
+def idx_into_ref(m: FixContext, moved: Moved) -> bool:
     """``plgpu.load(src, idx, ...)`` -> ``plgpu.load(src.at[idx], ...)``; ``idx=()`` (the whole
     ref) -> ``plgpu.load(src, ...)``, as JAX's own kernels were rewritten for 0.12.0."""
-    src = call.args[0] if call.args and call.args[0].keyword is None else None
-    if src is None or src is arg:
-        return None
-    value = arg.value
-    whole = isinstance(value, cst.Tuple) and not value.elements
-    view = src.value if whole else subscript(cst.Attribute(src.value, cst.Name("at")), value)
-    kept = without_argument(call, arg)
-    return kept.with_changes(args=[kept.args[0].with_changes(value=view), *kept.args[1:]])
+    found = arguments(moved.call, m.edits.source)
+    src = found[0] if found and found[0].keyword is None and not found[0].starred else None
+    if src is None or src.node is moved.argument:
+        return False
+    value = moved.value
+    whole = isinstance(value, ast.Tuple) and not value.elts
+    if not whole:
+        m.replace(src.node, f"{standalone(m, src.node)}.at[{index_text(m, value)}]")
+    drop(m.edits, moved.call, argument_of(m, moved))
+    return True
+
+
+def index_text(m: FixContext, index: ast.expr) -> str:
+    """What goes between the brackets: a tuple literal's items, else the index."""
+    if (
+        isinstance(index, ast.Tuple)
+        and index.elts
+        and not any(isinstance(e, ast.Starred) for e in index.elts)
+    ):
+        return ", ".join(m.current(e) for e in index.elts)
+    return m.current(index)
 
 
 REWRITES = {
@@ -165,34 +218,3 @@ DESTINATIONS: dict[tuple[str, str], tuple[str, str] | None] = {
     ("load", "idx"): None,  # into the ref, which every release indexes
 }
 KEYWORD_MOVES_MODULE = {(name, keyword): module for module, name, keyword in KEYWORD_MOVES}
-
-
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    target = called(original, m, m.bindings)
-    if target is None:
-        return None
-    key = target[0]
-    name = Location.parse(key).attr
-    given = [a for a in updated.args if a.keyword is None and not a.star][target[1] :]
-    named = [*zip(position_names(key), given, strict=False), *keyword_args(updated)]
-    for keyword, arg in named:
-        hint = advice(key, keyword)
-        spans = keyword_releases(key, keyword)
-        if hint is None or not spans or m.works_in(spans):
-            continue
-        destination = DESTINATIONS[(name, keyword)]
-        module = KEYWORD_MOVES_MODULE[(name, keyword)]
-        if destination is not None and not m.works_in(
-            keyword_releases(f"{module}:{destination[0]}", destination[1])
-        ):
-            m.mark(
-                f"{label(key, keyword)} is not taken by JAX {m.target}, nor is its new place "
-                f"({hint}): keep an older JAX"
-            )
-            return None
-        rewritten = REWRITES[(name, keyword)](m, original, updated, arg)
-        if rewritten is None:
-            m.mark(f"{label(key, keyword)} is not taken by JAX {m.target}: {hint}")
-            return None
-        return rewritten
-    return None

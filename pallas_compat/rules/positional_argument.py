@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import ast
 
-import libcst as cst
-
 from pallas_compat.facts._table import (
     Location,
     describe,
@@ -20,11 +18,9 @@ from pallas_compat.facts._table import (
     positional_releases,
     positions,
 )
-from pallas_compat.rules import _read
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._rewrite import keyword_arg
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import called
+from pallas_compat.rules import _calls
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, use_at
 from pallas_compat.rules.renamed_keyword import group_of
 
@@ -34,6 +30,18 @@ RULE = Rule(
     "arguments given by position that some releases take by keyword only "
     "(plgpu.Barrier(1) -> plgpu.Barrier(num_arrivals=1))",
     Fix.REWRITES,
+    Example(
+        before="""\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+barrier = plgpu.Barrier(1)
+""",
+        after="""\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+barrier = plgpu.Barrier(num_arrivals=1)
+""",
+    ),
 )
 
 
@@ -43,17 +51,17 @@ def label(callable_key: str, given: int) -> str:
     return f"{Location.parse(callable_key).spelling}({', '.join(names)})"
 
 
-def find_call(f: FindContext, node: ast.Call) -> Use | None:
-    target = _read.called(node, f, lambda: f.bindings)
+def find_call(f: FindContext, node: ast.Call) -> Use | Finding | None:
+    target = _calls.called(node, f, lambda: f.bindings)
     if target is None:
         return None
     key, skipped = target
-    given = len(_read.positional(node)) - skipped
-    found = positional_releases(key, given)
+    values = _calls.positional(node)[skipped:]
+    found = positional_releases(key, len(values))
     if found is None or any(isinstance(a, ast.Starred) for a in node.args):
         return None
     spans = found[0]
-    names = [name for name, _ in positions(key)[:given]]
+    names = [name for name, _ in positions(key)[: len(values)]]
     if f.keyword_owner(key, names[-1]) is not None:
         return None  # moved elsewhere (plgpu.load(src, idx): src.at[idx]): its rule's
     keywords = ", ".join(f"{name}=..." for name in names)
@@ -61,48 +69,42 @@ def find_call(f: FindContext, node: ast.Call) -> Use | None:
         f"{Location.parse(key).spelling}({keywords}): by keyword; by position only in "
         f"JAX {describe(spans) if spans else 'no release'}"
     )
-    return use_at(f, node, label(key, given), spans, hint)
+    use = use_at(f, node, label(key, len(values)), spans, hint)
+    if skipped:  # a functools.partial's: its positions are the partial's to say
+        return use
+    return Finding(use, node, lambda m: by_keyword(m, key, values))
 
 
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    target = called(original, m, m.bindings)
-    if target is None or target[1]:
-        return None
-    key = target[0]
-    given = [i for i, a in enumerate(updated.args) if a.keyword is None]
-    if not given or any(updated.args[i].star for i in given):
-        return None
-    found = positional_releases(key, len(given))
+def by_keyword(m: FixContext, key: str, values: list[ast.expr]) -> None:
+    """The arguments the target does not take by position, written by keyword (the name the
+    target spells it with), where it takes them so."""
+    found = positional_releases(key, len(values))
     if found is None or m.works_in(found[0]):
-        return None
+        return
     places = positions(key)
-    if m.keyword_owner(key, places[len(given) - 1][0]) is not None:
-        return None  # moved elsewhere: its rule's
     taken = sum(1 for _, spans in places if m.works_in(spans))
-    moved = [(i, spelling(m, key, places[n][0])) for n, i in enumerate(given) if n >= taken]
+    moved = [
+        (value, spelling(m, key, places[n][0])) for n, value in enumerate(values) if n >= taken
+    ]
     refused = [name for _, name in moved if not takes_keyword(m, key, name)]
     if refused:
         m.mark(
-            f"{label(key, len(given))} is not taken by JAX {m.target}, nor is "
+            f"{label(key, len(values))} is not taken by JAX {m.target}, nor is "
             f"{refused[0]}= by keyword: keep an older JAX"
         )
-        return None
-    args = list(updated.args)
-    for i, name in moved:
-        args[i] = args[i].with_changes(
-            keyword=cst.Name(name), equal=keyword_arg(name, args[i].value).equal
-        )
-    return updated.with_changes(args=args)
+        return
+    for value, name in moved:
+        m.edits.insert(m.edits.source.start(value), f"{name}=")
 
 
-def spelling(m: RewriteContext, key: str, name: str) -> str:
+def spelling(m: FixContext, key: str, name: str) -> str:
     """``name``, or the spelling of a renamed argument the target takes (``plgpu.kernel``'s
     second position, ``out_shape``, is ``out_type=`` by keyword on 0.12.0.1)."""
     taken = [n for n in group_of(key, name) if takes_keyword(m, key, n)]
     return taken[-1] if taken else name
 
 
-def takes_keyword(m: RewriteContext, key: str, name: str) -> bool:
+def takes_keyword(m: FixContext, key: str, name: str) -> bool:
     """Does the target's ``key`` take ``name=`` (where that changed, the scan says)?"""
     spans = keyword_releases(key, name)
     return not spans or m.works_in(spans)

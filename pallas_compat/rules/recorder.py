@@ -9,20 +9,14 @@ way at run time.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
 
-import libcst as cst
-
 from pallas_compat.facts._table import RECORDER_TWO_ARGS
-from pallas_compat.rules import _read
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._recorder_calls import (
-    PARAMS,
-    recorder_arguments,
-    two_argument_recorder,
-    with_token,
-)
-from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules import _recorder_calls
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._recorder_calls import FunctionNode, mendable, with_token
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, form_use
 
 RULE = Rule(
@@ -30,32 +24,48 @@ RULE = Rule(
     "two-argument-recorder",
     "a grid_point_recorder of two arguments (newer simulators pass a token first)",
     Fix.REWRITES,
+    Example(
+        before="""\
+from jax.experimental.pallas import tpu as pltpu
+
+
+def record(grid_point, core_id):
+    seen.append(grid_point)
+
+
+params = pltpu.InterpretParams(grid_point_recorder=record)
+""",
+        after="""\
+from jax.experimental.pallas import tpu as pltpu
+
+
+def record(token, grid_point, core_id):
+    seen.append(grid_point)
+    return token
+
+
+params = pltpu.InterpretParams(grid_point_recorder=record)
+""",
+    ),
 )
 #: The call form of the table (``CallForm``) this rule finds.
 FORMS = frozenset({RECORDER_TWO_ARGS})
 
 
-def find_module(f: FindContext, node: ast.Module) -> Iterator[Use]:
-    for arg in _read.recorder_arguments(f, PARAMS):
-        if _read.two_argument_recorder(arg.value, f.bindings) is not None:
-            yield form_use(f, arg, RECORDER_TWO_ARGS)
+def find_module(f: FindContext, node: ast.Module) -> Iterator[Use | Finding]:
+    for arg in _recorder_calls.recorder_arguments(f):
+        recorder = _recorder_calls.two_argument_recorder(arg.value, f.bindings)
+        if recorder is None:
+            continue
+        use = form_use(f, arg, RECORDER_TWO_ARGS)
+        if not mendable(recorder):
+            yield use  # it returns a value of its own: left for a person
+            continue
+        yield Finding(use, recorder, functools.partial(token_first, recorder=recorder))
 
 
-def prepare(m: RewriteContext, node: cst.Module) -> None:
-    """Remember the module's two-argument recorders, to rewrite as their ``def``s are left."""
-    found: set[cst.FunctionDef] = set()
-    arguments = m.once("recorder_arguments", lambda: recorder_arguments(node, m))
-    if arguments and not m.form_works(RECORDER_TWO_ARGS):
-        for arg in arguments:
-            recorder = two_argument_recorder(arg.value, m.bindings())
-            if recorder is not None:
-                found.add(recorder)
-    m.state[RULE.code] = found
-
-
-def rewrite_function(
-    m: RewriteContext, original: cst.FunctionDef, updated: cst.FunctionDef
-) -> cst.FunctionDef:
-    if original not in m.state.get(RULE.code, ()):
-        return updated
-    return with_token(updated) or updated
+def token_first(m: FixContext, recorder: FunctionNode) -> bool | None:
+    if m.form_works(RECORDER_TWO_ARGS):
+        return None
+    with_token(m, recorder)
+    return True  # one rewrite, however many calls hand it over

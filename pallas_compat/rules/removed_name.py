@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import ast
 
-import libcst as cst
-
 from pallas_compat.facts._table import Feature
-from pallas_compat.rules import masked_access
 from pallas_compat.rules._advice import instead
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import qualified
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, name_use
 
 RULE = Rule(
@@ -25,6 +21,22 @@ RULE = Rule(
     "removed-name",
     "a Pallas name some releases lack, with no same-object successor",
     Fix.NOTES,
+    Example(
+        before="""\
+from jax.experimental.pallas import tpu as pltpu
+
+
+def kernel(x_ref, o_ref):
+    pltpu.delay(100)
+""",
+        after="""\
+from jax.experimental.pallas import tpu as pltpu
+
+
+def kernel(x_ref, o_ref):
+    pltpu.delay(100)  # pallas-compat: pltpu.delay is not in JAX 0.12.0.1: pl.delay
+""",
+    ),
 )
 
 
@@ -32,19 +44,22 @@ def claims_feature(feature: Feature) -> bool:
     return True
 
 
-def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | Finding | None:
     """Every drifted name no rule before this one claimed."""
-    return name_use(f, node, qname) if qname in f.table.drifted_names else None
-
-
-def rewrite_attribute(m: RewriteContext, original: cst.Attribute, updated: cst.Attribute) -> None:
-    for qname in qualified(original, m):
-        hit = m.table.drifted_names.get(qname)
-        if hit is None or m.works(hit.location):
-            continue
-        if m.replacement(hit) is None and qname not in masked_access.NOTED_AT_THE_CALL:
-            fate = "is deprecated in" if m.works_in(hit.location.releases) else "is not in"
-            advice = instead(hit, (m.target,), f"JAX {m.target}")
-            m.mark(f"{hit.location.spelling} {fate} JAX {m.target}: {advice}")
+    if qname not in f.table.drifted_names:
         return None
-    return None
+    use = name_use(f, node, qname)
+    if not isinstance(node, ast.Attribute):  # a bare name: its import says it, not each use
+        return use
+    return Finding(use, node, lambda m: note(m, qname))
+
+
+def note(m: FixContext, qname: str) -> None:
+    """What to write instead, where the target lacks the name (or deprecates it) and nothing
+    the same serves it."""
+    hit = m.table.drifted_names[qname]
+    if m.works(hit.location) or m.replacement(hit) is not None:
+        return
+    fate = "is deprecated in" if m.works_in(hit.location.releases) else "is not in"
+    advice = instead(hit, (m.target,), f"JAX {m.target}")
+    m.mark(f"{hit.location.spelling} {fate} JAX {m.target}: {advice}")

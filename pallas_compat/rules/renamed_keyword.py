@@ -9,9 +9,8 @@ whichever the installed callable takes.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
-
-import libcst as cst
 
 from pallas_compat.facts._table import (
     KEYWORD_RENAMES,
@@ -19,18 +18,28 @@ from pallas_compat.facts._table import (
     keyword_releases,
     renamed_keyword,
 )
-from pallas_compat.rules import _read
-from pallas_compat.rules._context import FindContext, RewriteContext
+from pallas_compat.rules import _calls
+from pallas_compat.rules._context import FindContext, Finding, FixContext
 from pallas_compat.rules._keywords import keyword_use
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import called
-from pallas_compat.rules._use import Use
+from pallas_compat.rules._rule import Example, Fix, Rule
 
 RULE = Rule(
     "PAL206",
     "renamed-keyword",
     "a keyword JAX renamed on a Pallas callable",
     Fix.REWRITES,
+    Example(
+        before="""\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+run = plgpu.kernel(body, out_shape=shape, scratch_shapes=[barrier])
+""",
+        after="""\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+run = plgpu.kernel(body, out_type=shape, scratch_types=[barrier])
+""",
+    ),
 )
 
 
@@ -45,39 +54,33 @@ def claims(callable_key: str, name: str) -> bool:
     return bool(group_of(callable_key, name))
 
 
-def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
-    target = _read.called(node, f, lambda: f.bindings)
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Finding | None]:
+    target = _calls.called(node, f, lambda: f.bindings)
     if target is None:
         return
     key = target[0]
-    for name, arg in _read.keyword_args(node):
+    for name, arg in _calls.keyword_args(node):
         if not claims(key, name):
             continue
         newer = renamed_keyword(key, name)
         spelling = Location.parse(key).spelling
         hint = f"{spelling}({newer}=...): the same argument, renamed" if newer else None
-        yield keyword_use(f, key, arg, hint)
+        use = keyword_use(f, key, arg, hint)
+        if use is not None:
+            yield Finding(use, node, functools.partial(rename, key=key, arg=arg))
 
 
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> cst.Call | None:
-    target = called(original, m, m.bindings)
-    if target is None:
-        return None
-    key = target[0]
-    args = []
-    for arg in updated.args:
-        given = arg.keyword.value if arg.keyword is not None else None
-        spans = keyword_releases(key, given) if given else []
-        group = group_of(key, given) if given else ()
-        if group and spans and not m.works_in(spans):
-            newer = [n for n in group if m.works_in(keyword_releases(key, n))]
-            if newer:
-                arg = arg.with_changes(keyword=cst.Name(newer[-1]))
-            else:
-                spelling = Location.parse(key).spelling
-                m.mark(
-                    f"{spelling}({given}=...) is not taken by JAX {m.target}: leave it out or "
-                    "keep an older JAX"
-                )
-        args.append(arg)
-    return updated.with_changes(args=args)
+def rename(m: FixContext, key: str, arg: ast.keyword) -> None:
+    """The keyword's name as the target spells it (the newest spelling it takes)."""
+    given = arg.arg or ""
+    if m.works_in(keyword_releases(key, given)):
+        return
+    newer = [n for n in group_of(key, given) if m.works_in(keyword_releases(key, n))]
+    if not newer:
+        spelling = Location.parse(key).spelling
+        m.mark(
+            f"{spelling}({given}=...) is not taken by JAX {m.target}: leave it out or keep an older JAX"
+        )
+        return
+    start = m.edits.source.start(arg)
+    m.edits.replace(start, start + len(given), newer[-1])

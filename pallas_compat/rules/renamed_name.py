@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import ast
 
-import libcst as cst
-
-from pallas_compat.facts._table import GPU_LEGACY, TRITON, Feature, Location
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._rewrite import attr
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import qualified
+from pallas_compat.facts._table import GPU_LEGACY, GPU_MODULE, TRITON, Feature, Location
+from pallas_compat.rules import removed_name
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, name_use
 
 RULE = Rule(
@@ -24,6 +21,18 @@ RULE = Rule(
     "renamed-name",
     "a Pallas name (or a JAX one kernels import) that JAX renamed or moved",
     Fix.REWRITES,
+    Example(
+        before="""\
+from jax.experimental.pallas import tpu as pltpu
+
+params = pltpu.TPUCompilerParams(dimension_semantics=("parallel",))
+""",
+        after="""\
+from jax.experimental.pallas import tpu as pltpu
+
+params = pltpu.CompilerParams(dimension_semantics=("parallel",))
+""",
+    ),
 )
 
 
@@ -31,34 +40,43 @@ def claims_feature(feature: Feature) -> bool:
     return feature.renamed
 
 
-def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | Finding | None:
     drift = f.table.drifted_names.get(qname)
     if drift is None:
         return None
-    if drift.moved_to is not None or (drift.feature is not None and claims_feature(drift.feature)):
-        return name_use(f, node, qname)
-    return None
+    if drift.moved_to is None and not (drift.feature is not None and claims_feature(drift.feature)):
+        return None
+    use = name_use(f, node, qname)
+    if isinstance(node, ast.Attribute):
+        return Finding(use, node, lambda m: rename(m, node, qname))
+    statement = f.import_of(node)
+    if isinstance(statement, ast.ImportFrom):
+        return Finding(use, statement, lambda m: rename_imported(m, statement))
+    if isinstance(statement, ast.Import) and isinstance(node, ast.alias):
+        alias = node
+        return Finding(use, alias, lambda m: move_module(m, alias))
+    return use  # a bare name: its import is rewritten
 
 
-def rewrite_attribute(
-    m: RewriteContext, original: cst.Attribute, updated: cst.Attribute
-) -> cst.BaseExpression | None:
-    for qname in qualified(original, m):
-        hit = m.table.drifted_names.get(qname)
-        if hit is None or m.works(hit.location):
-            continue
-        new = m.replacement(hit)
-        if new is None:
-            return None
-        note_deprecated(m, new)
-        old = hit.location
-        if new.module == old.module or (old.module == GPU_LEGACY and new.module == TRITON):
-            return updated.with_changes(attr=cst.Name(new.attr))
-        return attr(f"{m.alias_for(new.module)}.{new.attr}")
-    return None
+def rename(m: FixContext, node: ast.Attribute, qname: str) -> None:
+    """The newest spelling the target has: the name alone where the module is the same (a
+    prefix stays as written), else the new module's, imported where the file lacks it."""
+    hit = m.table.drifted_names[qname]
+    if m.works(hit.location):
+        return
+    new = m.replacement(hit)
+    if new is None:
+        removed_name.note(m, qname)
+        return
+    note_deprecated(m, new)
+    old = hit.location
+    if new.module == old.module or (old.module == GPU_LEGACY and new.module == TRITON):
+        m.replace(node, f"{m.current(node.value)}.{new.attr}")
+    else:
+        m.replace(node, f"{m.alias_for(new.module)}.{new.attr}")
 
 
-def note_deprecated(m: RewriteContext, new: Location) -> None:
+def note_deprecated(m: FixContext, new: Location) -> None:
     """Where the spelling written is the target's only one and JAX deprecated it there, say
     so, with what to write once it goes."""
     if m.works(new):
@@ -68,61 +86,65 @@ def note_deprecated(m: RewriteContext, new: Location) -> None:
     m.mark(f"{new.spelling} is deprecated in JAX {m.target} (works, warns): {advice}")
 
 
-def rewrite_import(m: RewriteContext, original: cst.Import, updated: cst.Import) -> cst.Import:
+def move_module(m: FixContext, alias: ast.alias) -> None:
     """``import jax.util as util`` -> ``import jax._src.util as util`` where the module moved."""
-    names = []
-    for alias in updated.names:
-        dotted = cst.helpers.get_full_name_for_node(alias.name) or ""
-        if alias.asname and (moved := moved_module(m, dotted)) is not None:
-            alias = alias.with_changes(name=attr(moved))
-        names.append(alias)
-    return updated.with_changes(names=names)
-
-
-def moved_module(m: RewriteContext, dotted: str) -> str | None:
-    """Where a module JAX moved lives on the target, when the target lacks the old one."""
-    hit = m.table.drifted_names.get(dotted)
-    if hit is None or m.works(hit.location):
-        return None
+    hit = m.table.drifted_names.get(alias.name)
+    if not alias.asname or hit is None or m.works(hit.location):
+        return
     new = m.replacement(hit)
-    if new is not None:
-        note_deprecated(m, new)
-    return None if new is None else f"{new.module}.{new.attr}"
+    if new is None:
+        return
+    note_deprecated(m, new)
+    m.replace(alias, f"{new.module}.{new.attr} as {alias.asname}")
 
 
-def rewrite_import_from(
-    m: RewriteContext, original: cst.ImportFrom, updated: cst.ImportFrom
-) -> cst.ImportFrom | cst.FlattenSentinel[cst.BaseSmallStatement]:
+def rename_imported(m: FixContext, statement: ast.ImportFrom) -> bool:
     """``from old import Name`` -> ``from new import NewName as Name``: uses stay valid; a name
-    that left for another module (outside Pallas) gets a statement of its own."""
-    if isinstance(updated.names, cst.ImportStar):
-        return updated
-    source = cst.helpers.get_full_name_for_node(original.module) if original.module else ""
-    base = (cst.helpers.get_full_name_for_node(updated.module) if updated.module else "") or ""
-    names: list[cst.ImportAlias] = []
-    elsewhere: dict[str, list[cst.ImportAlias]] = {}
-    assert not isinstance(original.names, cst.ImportStar)
-    # the rules before this one change no alias's place (the gpu module rule renames one)
-    for written, alias in zip(original.names, updated.names, strict=True):
-        name = cst.helpers.get_full_name_for_node(written.name) or ""
-        keep_binding = alias.asname or cst.AsName(cst.Name(name))
-        hit = m.table.drifted_names.get(f"{source}.{name}")
+    that left for another module (outside Pallas) gets a statement of its own, after this one
+    (each such module one statement)."""
+    source = statement.module or ""
+    base = GPU_LEGACY_TO.get(source, source) if not m.form_works(GPU_MODULE) else source
+    elsewhere: dict[str, list[str]] = {}
+    kept = []
+    for alias in statement.names:
+        binding = alias.asname or alias.name
+        hit = m.table.drifted_names.get(f"{source}.{alias.name}")
         new = m.replacement(hit) if hit and not m.works(hit.location) else None
         if new is not None:
             note_deprecated(m, new)
         if new is not None and new.module == base:
-            alias = alias.with_changes(name=cst.Name(new.attr), asname=keep_binding)
+            m.replace(alias, f"{new.attr} as {binding}")
         elif new is not None and hit is not None and hit.feature and hit.feature.outside:
-            # from jax import util -> from jax._src import util as util
-            moved = alias.with_changes(name=cst.Name(new.attr), asname=keep_binding)
-            elsewhere.setdefault(new.module, []).append(moved)
+            elsewhere.setdefault(new.module, []).append(f"{new.attr} as {binding}")
             continue
-        names.append(alias)
-    if not elsewhere:
-        return updated.with_changes(names=names)
-    made: list[cst.ImportFrom] = []
-    for module, aliases in ([(base, names)] if names else []) + list(elsewhere.items()):
-        aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        # the first statement keeps the layout (parentheses, comments) of the original
-        made.append(updated.with_changes(module=attr(module), names=aliases))
-    return made[0] if len(made) == 1 else cst.FlattenSentinel(made)
+        kept.append(alias)
+    if elsewhere:
+        text = m.edits.source
+        line_start = text.starts[statement.lineno - 1]
+        indent = text.text[line_start : text.start(statement)]
+        for alias in statement.names:
+            if alias not in kept:
+                drop_alias(m, statement, alias)
+        lines = [f"from {module} import {', '.join(names)}" for module, names in elsewhere.items()]
+        if not kept:
+            m.replace(statement, f"\n{indent}".join(lines))
+        else:
+            m.edits.insert(text.end(statement), "".join(f"\n{indent}{line}" for line in lines))
+    return True
+
+
+def drop_alias(m: FixContext, statement: ast.ImportFrom, alias: ast.alias) -> None:
+    """One name of a ``from`` import gone, its comma with it."""
+    text = m.edits.source
+    names = statement.names
+    index = names.index(alias)
+    if len(names) == 1:
+        return
+    if index + 1 < len(names):
+        m.edits.replace(text.start(alias), text.start(names[index + 1]), "")
+    else:
+        m.edits.replace(text.end(names[index - 1]), text.end(alias), "")
+
+
+#: ``from jax.experimental.pallas.gpu import X``: the module the gpu-module rule writes.
+GPU_LEGACY_TO = {GPU_LEGACY: TRITON}

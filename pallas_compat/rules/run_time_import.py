@@ -8,7 +8,7 @@ import ast
 from collections.abc import Iterator
 
 from pallas_compat.rules._context import FindContext
-from pallas_compat.rules._rule import Fix, Rule
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use
 
 RULE = Rule(
@@ -16,6 +16,13 @@ RULE = Rule(
     "run-time-import",
     "a Pallas module imported by name at run time: its uses cannot be checked",
     Fix.NONE,
+    Example(
+        before="""\
+import importlib
+
+pltpu = importlib.import_module("jax.experimental.pallas.tpu")
+""",
+    ),
 )
 API = "importlib.import_module({!r})"
 HINT = (

@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import ast
 
-import libcst as cst
-
 from pallas_compat.facts._table import TPU, Feature, Location
-from pallas_compat.rules._argument_order import positional
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._rewrite import ATOMS
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import keyword, qualified
+from pallas_compat.rules import _calls, removed_name
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._rewrite import operand
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, feature_name_use
 
 RULE = Rule(
@@ -24,9 +21,25 @@ RULE = Rule(
     "tpu-repeat",
     "pltpu.repeat, which JAX removed (jnp.concatenate of copies writes it)",
     Fix.REWRITES,
+    Example(
+        before="""\
+import jax.numpy as jnp
+from jax.experimental.pallas import tpu as pltpu
+
+
+def kernel(x_ref, o_ref):
+    o_ref[...] = pltpu.repeat(x_ref[...], 2, 1)
+""",
+        after="""\
+import jax.numpy as jnp
+
+
+def kernel(x_ref, o_ref):
+    o_ref[...] = jnp.concatenate([x_ref[...]] * 2, axis=1)
+""",
+    ),
 )
 FEATURES = frozenset({"tpu_repeat"})
-FINAL = True
 TPU_REPEAT = Location(TPU, "repeat")
 
 
@@ -34,29 +47,35 @@ def claims_feature(feature: Feature) -> bool:
     return feature.key in FEATURES
 
 
-def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | None:
-    return feature_name_use(f, node, qname, FEATURES)
+def find_name(f: FindContext, node: ast.AST, qname: str) -> Use | Finding | None:
+    use = feature_name_use(f, node, qname, FEATURES)
+    if use is None or not isinstance(node, ast.Attribute):
+        return use
+    return Finding(use, node, lambda m: removed_name.note(m, qname))  # the call takes it back
 
 
-def rewrite_call(
-    m: RewriteContext, original: cst.Call, updated: cst.Call
-) -> cst.BaseExpression | None:
-    if f"{TPU}.repeat" not in qualified(original.func, m) or m.works(TPU_REPEAT):
+def find_call(f: FindContext, node: ast.Call) -> Finding | None:
+    """A call of ``pltpu.repeat`` (its name's use is ``find_name``'s)."""
+    if f"{TPU}.repeat" not in f.qualified(node.func):
         return None
-    args = positional(updated)
-    axis = keyword(updated, "axis")
-    repeats = keyword(updated, "repeats")
-    values = [a.value for a in args]
+    return Finding(None, node, lambda m: concatenated(m, node))
+
+
+def concatenated(m: FixContext, call: ast.Call) -> bool | None:
+    """``pltpu.repeat(x, n, axis)`` -> ``jnp.concatenate([x] * n, axis=axis)``, where the
+    three are given (by position, or ``repeats=``/``axis=``)."""
+    if m.works(TPU_REPEAT):
+        return None
+    values: list[ast.expr] = list(_calls.positional(call))
+    repeats, axis = _calls.keyword(call, "repeats"), _calls.keyword(call, "axis")
     if repeats is not None:
         values.insert(1, repeats.value)
     if axis is not None:
         values.append(axis.value)
-    if len(values) != 3 or len(updated.args) != 3:
-        return updated
-    x, n, where = (m.code(v) for v in values)
-    if not isinstance(values[1], ATOMS) and not values[1].lpar:
-        n = f"({n})"  # [x] * (block_k // 128), not ([x] * block_k) // 128
+    if len(values) != 3 or len(call.args) + len(call.keywords) != 3:
+        return True  # no rewrite: its name's note stands, and no other rule rewrites the call
+    x, where = m.current(values[0]), m.current(values[2])
+    n = operand(m, values[1])  # [x] * (block_k // 128), not ([x] * block_k) // 128
     m.unmark("pltpu.repeat ")
-    return cst.parse_expression(
-        f"{m.alias_for('jax.numpy')}.concatenate([{x}] * {n}, axis={where})"
-    )
+    m.replace(call, f"{m.alias_for('jax.numpy')}.concatenate([{x}] * {n}, axis={where})")
+    return True

@@ -10,21 +10,18 @@ notes the line: only a person can say what the call should do instead.
 from __future__ import annotations
 
 import ast
+import functools
 from collections.abc import Iterator
-
-import libcst as cst
 
 from pallas_compat.facts._table import (
     CALL_KEYWORDS,
     KEYWORD_ADVICE,
     PALLAS_CALL,
     Location,
-    keyword_releases,
 )
-from pallas_compat.rules import _keywords, _read
-from pallas_compat.rules._context import FindContext, RewriteContext
-from pallas_compat.rules._rule import Fix, Rule
-from pallas_compat.rules._syntax import called
+from pallas_compat.rules import _calls, _keywords
+from pallas_compat.rules._context import FindContext, Finding, FixContext
+from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use
 
 RULE = Rule(
@@ -32,6 +29,18 @@ RULE = Rule(
     "unsupported-keyword",
     "a keyword some releases of a Pallas callable do not take",
     Fix.NOTES,
+    Example(
+        before="""\
+from jax.experimental.pallas import tpu as pltpu
+
+pipeline = pltpu.emit_pipeline(body, grid=(4,), in_specs=specs, out_specs=out, should_accumulate_out=True)
+""",
+        after="""\
+from jax.experimental.pallas import tpu as pltpu
+
+pipeline = pltpu.emit_pipeline(body, grid=(4,), in_specs=specs, out_specs=out, should_accumulate_out=True)  # pallas-compat: pltpu.emit_pipeline(should_accumulate_out=...) is not taken by JAX 0.12.0.1: accumulate in the body: zero the output block on the first step of its reduction (pl.when) and add to it (JAX 0.10.0 removed the automatic accumulation)
+""",
+    ),
 )
 
 
@@ -41,25 +50,21 @@ def advice(callable_key: str, name: str) -> str | None:
     return KEYWORD_ADVICE.get((callable_key, name))
 
 
-def find_call(f: FindContext, node: ast.Call) -> Iterator[Use | None]:
-    target = _read.called(node, f, lambda: f.bindings)
+def find_call(f: FindContext, node: ast.Call) -> Iterator[Finding | None]:
+    target = _calls.called(node, f, lambda: f.bindings)
     if target is None:
         return
     key = target[0]
-    for name, arg in _read.keyword_args(node):
+    for name, arg in _calls.keyword_args(node):
         if f.keyword_owner(key, name) is None:
-            yield _keywords.keyword_use(f, key, arg, advice(key, name))
+            use = _keywords.keyword_use(f, key, arg, advice(key, name))
+            if use is not None:
+                yield Finding(use, node, functools.partial(note, key=key, name=name, use=use))
 
 
-def rewrite_call(m: RewriteContext, original: cst.Call, updated: cst.Call) -> None:
-    target = called(original, m, m.bindings)
-    if target is None:
-        return None
-    key = target[0]
-    for name, _ in _keywords.keyword_args(updated):
-        spans = keyword_releases(key, name)
-        if spans and not m.works_in(spans) and m.keyword_owner(key, name) is None:
-            spelling = Location.parse(key).spelling
-            text = advice(key, name) or "leave it out or keep an older JAX"
-            m.mark(f"{spelling}({name}=...) is not taken by JAX {m.target}: {text}")
-    return None
+def note(m: FixContext, key: str, name: str, use: Use) -> None:
+    """Only a person can say what the call should do without the keyword."""
+    if not m.works_in(use.releases):
+        spelling = Location.parse(key).spelling
+        text = advice(key, name) or "leave it out or keep an older JAX"
+        m.mark(f"{spelling}({name}=...) is not taken by JAX {m.target}: {text}")
