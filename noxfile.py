@@ -32,6 +32,8 @@ from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
+#: The exact versions of what the results depend on besides JAX (numpy, scipy, ...).
+CONSTRAINTS = ROOT / "constraints.txt"
 
 sys.path.insert(0, str(ROOT / "scripts"))
 
@@ -82,7 +84,8 @@ except MatrixError as exc:
 RELEASES = MATRIX.every if os.environ.get("PALLAS_COMPAT_MATRIX") == "every" else MATRIX.default
 OLDEST, NEWEST = MATRIX.default[0], MATRIX.default[-1]
 #: The whole suite runs on the three eras of the shim: dict-only, TPUCompilerParams-era, newest.
-TESTS = (OLDEST, "0.6.2", NEWEST)
+MID = "0.6.2"
+TESTS = (OLDEST, MID, NEWEST)
 #: The three long whole-suite sessions first, so that two workers end together.
 WHOLE_SUITE_FIRST = tuple(sorted(MATRIX.default, key=lambda r: r not in TESTS))
 #: Releases outside the default matrix at the ends of a deprecation window (the old
@@ -338,13 +341,13 @@ def install_jax(
     requirements = ["-e", ".[test]", "editables", f"jax{extra}=={jax}", f"jaxlib=={jax}"]
     requirements += also or []
     stamp = Path(session.virtualenv.location) / "pallas-compat-install.sha256"
-    pyproject = (ROOT / "pyproject.toml").read_bytes()
+    pyproject = (ROOT / "pyproject.toml").read_bytes() + CONSTRAINTS.read_bytes()
     wanted = hashlib.sha256(json.dumps(requirements).encode() + pyproject).hexdigest()
     if stamp.is_file() and stamp.read_text() == wanted:
         session.log(f"jax=={jax} and the project are installed (pyproject.toml unchanged)")
         return
     stamp.unlink(missing_ok=True)
-    session.install(*requirements, silent=False)  # uv's lines, as it resolves and installs
+    session.install("-c", str(CONSTRAINTS), *requirements, silent=False)  # uv's lines
     # run_install, like install, is skipped by `nox --no-install`: no stamp without an install.
     write = "import pathlib, sys; pathlib.Path(sys.argv[1]).write_text(sys.argv[2])"
     session.run_install("python", "-c", write, str(stamp), wanted, silent=True)
@@ -388,9 +391,9 @@ def tests(session: nox.Session, jax: str) -> None:
         return
     install_jax(session, jax, also=LIBRARY_NEEDS)
     session.run(sys.executable, "scripts/fetch_libraries.py", external=True)  # nox's pip
-    if jax in TESTS:  # the round trip reads JAX's own kernels of the corpus releases
-        fetch = ["scripts/fetch_ops.py", "--releases", ",".join(CORPUS_FROM)]
-        session.run(sys.executable, *fetch, external=True)
+    # the round trip, and the live check of the committed records, read JAX's own kernels
+    fetch = ["scripts/fetch_ops.py", "--releases", ",".join(CORPUS_FROM)]
+    session.run(sys.executable, *fetch, external=True)
     subset = [] if jax in TESTS else ["-m", "release"]
     session.run("python", "-m", "pytest", *subset, *session.posargs)
 
@@ -535,7 +538,7 @@ def report(session: nox.Session) -> None:
     inputs = spec("report")
     skip_if_up_to_date(session, inputs)
     session.install("--no-deps", "-e", ".", "editables")  # editables: hatch's editable finder
-    session.install("packaging", "numpy")
+    session.install("-c", str(CONSTRAINTS), "packaging", "numpy")
     ran = session.run("python", "-m", "report", str(SNAPSHOTS), "--out", str(ROOT / "reports"))
     record_inputs(inputs, ran)
 
@@ -576,6 +579,37 @@ def refresh_matrix(session: nox.Session) -> None:
     session.run("python", "scripts/refresh_matrix.py", *session.posargs)
 
 
+@nox.session(python=MATRIX.python_for(NEWEST), tags=["mutants"])
+def mutants(session: nox.Session) -> None:
+    """Opt-in, not CI: mutmut over the modules ``[tool.mutmut]`` names, with the tests that
+    cover them, on the newest release; the kill rate of each module and the survivors
+    (``scripts/mutants.py``; ``nox -s mutants -- --rerun`` starts afresh)."""
+    install_jax(session, NEWEST, also=["mutmut==3.8.1", *OPS_NEED, *LIBRARY_NEEDS])
+    session.run("python", "scripts/mutants.py", *session.posargs)
+
+
+#: The releases the lint session's benchmarks name: their targets, and the releases whose own
+#: kernels ``gpu_routes.py`` runs.
+BENCHMARK_TARGETS = ("0.6.2", "0.12.0.1")
+GPU_ROUTES_OPS = ("0.4.30", "0.6.2")
+
+
+def unlisted_releases() -> list[str]:
+    """The releases this file names itself that ``jax-matrix.json`` no longer lists (after
+    ``nox -s refresh_matrix`` drops one, a session there would silently stop running): the
+    whole suite's mid release must be in the default matrix, the others among every release."""
+    problems = [f"TESTS' {MID} (not in the default matrix)"] if MID not in MATRIX.default else []
+    for name, releases in (
+        ("WINDOW_ENDS", WINDOW_ENDS),
+        ("CORPUS_FROM", CORPUS_FROM),
+        ("LIBRARIES_FROM", LIBRARIES_FROM),
+        ("BENCHMARK_TARGETS", BENCHMARK_TARGETS),
+        ("GPU_ROUTES_OPS", GPU_ROUTES_OPS),
+    ):
+        problems += [f"{name}' {r}" for r in releases if r not in MATRIX.every]
+    return problems
+
+
 #: Every benchmark with a tiny setting: CI's lint session runs each once, so that a broken one
 #: is caught (their numbers are not read there; see each script for its full run).
 TINY_BENCHMARKS = (
@@ -587,11 +621,12 @@ TINY_BENCHMARKS = (
         "benchmarks/migrate_targets.py",
         "tests/fixtures/real/jax_0_4_30/softmax.py",
         "--targets",
-        "0.6.2,0.12.0.1",
+        ",".join(BENCHMARK_TARGETS),
     ),
     ("benchmarks/migrate_speed.py", "--against", "HEAD", "--tree-lines", "2000"),
     ("benchmarks/probe_snapshot.py", "--repeat", "1", "--only-default"),
     ("benchmarks/shim_import.py", "--repeat", "1"),
+    ("benchmarks/patch_cost.py", "--against", "HEAD", "--runs", "1"),
     ("benchmarks/shared_programs.py", "--suite", "kernels", "--only", "add"),
     ("benchmarks/xla_emitters.py", "--suite", "kernels", "--only", "add"),
     ("benchmarks/matrix_phases.py", "--skip-warm", "--release", NEWEST),
@@ -610,11 +645,18 @@ def lint(session: nox.Session) -> None:
     # nox and uv: the main job's benchmarks; mypy pinned like ruff
     install_jax(session, NEWEST, also=["nox", "uv", "mypy==2.4.1", *OPS_NEED])
     session.run("mypy")  # strict, on pallas_compat/ ([tool.mypy] in pyproject.toml)
-    fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", "0.4.30,0.6.2"]
+    fetch = [sys.executable, "scripts/fetch_ops.py", "--releases", ",".join(GPU_ROUTES_OPS)]
     session.run(*fetch, external=True)  # gpu_routes.py runs 0.4.30's and 0.6.2's own kernels
     for benchmark in TINY_BENCHMARKS:
         session.run("python", *benchmark)
 
+
+if unlisted_releases():
+    sys.exit(
+        f"nox: error: noxfile.py names releases {MATRIX.path.name} does not list: "
+        + ", ".join(unlisted_releases())
+        + " (add them back, or change the noxfile)"
+    )
 
 nox.options.sessions = longest_first()
 

@@ -154,14 +154,20 @@ def source_digest(path: Path) -> str:
 
 
 def requirements() -> list[str]:
-    """What the sessions install besides JAX: the project's declared dependencies."""
+    """What the sessions install besides JAX: the project's declared dependencies, and the
+    exact versions ``constraints.txt`` pins them (and JAX's own) to."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pinned = [
+        line.strip()
+        for line in (ROOT / "constraints.txt").read_text().splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
     return sorted(
         [
             *project.get("dependencies", []),
             *project.get("optional-dependencies", {}).get("test", []),
         ]
-    )
+    ) + [f"pinned: {line}" for line in pinned]
 
 
 def inputs_of(session: Session) -> dict[str, object]:

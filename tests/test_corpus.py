@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import jax
 
@@ -321,3 +322,50 @@ def test_a_route_that_ends_early_still_takes_patch_back(tmp_path: Path) -> None:
     record = attempt(Case(), "patch", missing, "early_return", tmp_path)  # type: ignore[arg-type]
     assert record["status"] == "dependency" and "lowered" not in record
     assert not patched(), "patch() was left on"
+
+
+#: A few cases of the committed corpus, run live by every route the record has for them on
+#: this release (fast ones, of both hardware kinds, one that errs by some route): a regression
+#: of the shim, patch or migrate fails here before ``nox`` reruns the corpus.
+LIVE = (
+    ("0.4.30", "softmax, a power-of-two row"),
+    ("0.4.30", "TPU example kernel (double)"),
+    ("0.4.30", "decode attention (gqa, 16 q heads per kv head)"),
+    ("0.4.30", "splash attention, causal mask"),
+    ("0.4.36", "softmax, a block that overhangs the row"),
+    ("0.6.2", "Mosaic GPU flash attention forward (float16)"),
+)
+
+
+def committed_here() -> list[dict[str, Any]]:
+    path = REPO / "reports" / "corpus" / f"jax-{jax.__version__}.json"
+    assert path.is_file(), f"no committed corpus record for JAX {jax.__version__}: nox -s corpus"
+    return json.loads(path.read_text())["results"]  # type: ignore[no-any-return]
+
+
+def test_a_few_cases_run_live_as_the_committed_record_says(tmp_path: Path) -> None:
+    from kernels.corpus.__main__ import one
+    from kernels.corpus._cases import cases
+
+    sys.path.insert(0, str(REPO / "scripts"))
+    from fetch_ops import default_cache
+
+    ops = default_cache() / "ops"
+    by_name = {case.name: case for case in cases()}
+    wanted = [r for r in committed_here() if (r["from"], r["kernel"]) in LIVE]
+    assert len(wanted) >= 4
+    for record in wanted:
+        assert (ops / record["from"]).is_dir(), (
+            f"run scripts/fetch_ops.py --releases {record['from']}"
+        )
+        live = one(
+            by_name[record["kernel"]],
+            record["from"],
+            record["route"],
+            jax.__version__,
+            ops,
+            tmp_path,
+        )
+        seen = (live["status"], live.get("lowered", {}).get("status"))
+        said = (record["status"], record.get("lowered", {}).get("status"))
+        assert seen == said, (record["from"], record["kernel"], record["route"], live)

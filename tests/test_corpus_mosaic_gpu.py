@@ -3,6 +3,7 @@ cases on a machine without a GPU, and what the committed corpus says of them."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -46,8 +47,11 @@ def test_the_gpu_is_stood_in_while_a_case_runs_and_put_back() -> None:
 
 
 def test_a_call_lowered_for_the_gpu_enters_no_interpreter() -> None:
-    with interpret_off(), interpreter("cannot"):
-        pass
+    why = "the interpreter cannot run a wgmma pipeline"
+    with pytest.raises(NotInterpreted):  # interpreted: the case's reason (or the release) stops it
+        interpreter(why)
+    with interpret_off():  # lowered: nothing stops it, and nothing is forced into the interpreter
+        assert isinstance(interpreter(why), contextlib.nullcontext)
 
 
 def test_where_no_interpreter_runs_the_case_says_why() -> None:

@@ -6,16 +6,17 @@ import warnings
 
 import pytest
 
+from pallas_compat.facts import _table
 from pallas_compat.facts._registry import renames
 from pallas_compat.facts._table import NAMESPACE_OF, PL, Location
 from pallas_compat.shim import _fills, _namespaces
 from pallas_compat.shim._errors import PallasCompatError
 from pallas_compat.shim._module_like import fills_of
-from pallas_compat.shim._resolve import find
 from pallas_compat.shim._warnings import PallasCompatDeprecationWarning, forget_warnings
+from tests.conftest import jax_object
 
-#: The generic fill's closures are named after it (a rename of it must not empty the cases).
-GENERIC = f"{_fills.renamed_fills.__qualname__}."
+#: The generic fill's closures share one code object (however the function is named or wrapped).
+GENERIC = next(iter(_fills.renamed_fills("pl").values())).__code__
 
 
 def spellings() -> list[tuple[str, str, str]]:
@@ -29,9 +30,13 @@ def spellings() -> list[tuple[str, str, str]]:
             if loc.private or alias is None:
                 continue
             fill = fills_of(_namespaces.namespace(alias)).get(loc.attr)
-            if fill is not None and fill.__qualname__.startswith(GENERIC):
+            if fill is not None and getattr(fill, "__code__", None) is GENERIC:
                 found.append((feature.title, alias, loc.attr))
     return sorted(set(found))
+
+
+def jax_has(loc: Location) -> object | None:
+    return jax_object(loc.module, loc.attr)
 
 
 def test_the_generic_fill_serves_spellings_of_several_renames() -> None:
@@ -43,9 +48,7 @@ def test_each_spelling_serves_whichever_name_this_jax_has(
     title: str, alias: str, name: str
 ) -> None:
     feature = next(f for f in renames() if f.title == title)
-    natives = [
-        find(loc)[1] for loc in feature.locations if find(loc)[0] in ("present", "deprecated")
-    ]
+    natives = [obj for loc in feature.locations if (obj := jax_has(loc)) is not None]
     space = _namespaces.namespace(alias)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -65,7 +68,7 @@ def test_an_old_name_warns_once_with_the_new_spelling_a_new_name_never_warns() -
     old, new = (
         feature.locations
     )  # pltpu.semaphore_signal (to 0.10.2), pl.semaphore_signal (0.6.0 on)
-    has_old, has_new = (find(loc)[0] in ("present", "deprecated") for loc in (old, new))
+    has_old, has_new = (jax_has(loc) is not None for loc in (old, new))
     for loc, alias in ((old, "pltpu"), (new, "pl")):
         _namespaces.namespace(alias).__dict__.pop(loc.attr, None)
     forget_warnings()
@@ -121,7 +124,7 @@ def test_cost_estimate_takes_the_float_counts_cost_analysis_gives() -> None:
     made = _namespaces.namespace("pl").CostEstimate(
         flops=3.0, transcendentals=1, bytes_accessed=2.0
     )
-    native = find(Location(PL, "CostEstimate"))[1]
+    native = jax_has(Location(PL, "CostEstimate"))
     if isinstance(native, type):
         assert type(made) is native
         assert (made.flops, made.bytes_accessed) == (3, 2) and isinstance(made.flops, int)
@@ -171,3 +174,29 @@ def test_loop_on_every_release() -> None:
         kernel, out_shape=jax.ShapeDtypeStruct((1, 8), jnp.float32), interpret=True
     )(x)
     np.testing.assert_array_equal(np.asarray(out), x.sum(axis=0, keepdims=True))
+
+
+def test_a_function_dropped_for_a_method_is_served_by_what_refs_have(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``plgpu.transpose_ref`` where JAX no longer has it: served as ``ref.transpose`` wherever
+    JAX's refs have that method, and absent where they do not, asked of the refs themselves,
+    so that a JAX whose metadata is missing (its version "unknown") is no error."""
+    from jax._src.state import types
+
+    monkeypatch.setattr(_fills, "native_in", lambda alias, name: None)  # as if JAX dropped it
+    for where in (_fills, _table):  # wherever the shim could ask for the release number
+        monkeypatch.setattr(where, "installed_jax", lambda: "unknown", raising=False)
+    build = _fills.method_fill(f"{PL}.mosaic_gpu", "transpose_ref", "transpose")
+    if hasattr(types.TransformedRef, "transpose"):
+        served = build()
+        assert served.__name__ == "transpose_ref"
+
+        class Ref:
+            def transpose(self, permutation: tuple[int, ...]) -> tuple[int, ...]:
+                return permutation
+
+        assert served(Ref(), (1, 0)) == (1, 0)
+    else:
+        with pytest.raises(PallasCompatError, match="transpose_ref"):
+            build()

@@ -20,8 +20,6 @@ import pallas_compat
 from pallas_compat import pl, pltriton
 from pallas_compat.shim._for_loop_local import for_loop
 
-pytestmark = pytest.mark.release
-
 SHAPE = (8, 128)
 STEPS = 4
 #: What each backend's lowering calls its kernel in the StableHLO text.

@@ -157,7 +157,7 @@ def project(tmp_path: Path) -> Path:
     root = tmp_path / "myproj"
     (root / ".git").mkdir(parents=True)
     (root / ".gitignore").write_text("generated/\n*_pb2.py\n!keep_pb2.py\n")
-    for folder in ("src", "generated", ".venv/lib/site-packages/jax", ".nox/x", "build/lib"):
+    for folder in ("src/build", "generated", ".venv/lib/site-packages/jax", ".nox/x", "build/lib"):
         (root / folder).mkdir(parents=True)
     for path in (
         "src/kernel.py",
@@ -167,6 +167,7 @@ def project(tmp_path: Path) -> Path:
         ".venv/lib/site-packages/jax/k.py",
         ".nox/x/k.py",
         "build/lib/k.py",
+        "src/build/graph.py",  # the package's own folder named build: its code, read
     ):
         (root / path).write_text(BREAKING)
     return root
@@ -182,8 +183,9 @@ def test_doctor_reads_the_projects_code_only(
 ) -> None:
     assert main(["doctor", str(project), "--target", "0.12.0.1"]) == 1
     out, err = capsys.readouterr()
-    assert out.strip().splitlines()[-1].startswith("2 uses of drifted Pallas APIs in 2 files")
+    assert out.strip().splitlines()[-1].startswith("3 uses of drifted Pallas APIs in 3 files")
     assert "kernel.py" in out and "keep_pb2.py" in out and "api_pb2.py" not in out
+    assert "graph.py" in out
     for left_out in (".venv", ".git", ".nox", "build"):
         assert f"{project / left_out}: skipped, not project code" in err
     assert f"{project / 'generated'}: skipped, ignored by .gitignore" in err
@@ -193,7 +195,7 @@ def test_the_user_can_read_ignored_code_and_leave_out_more(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["doctor", str(project), "--target", "0.12.0.1", "--no-respect-gitignore"]) == 1
-    assert read_files(capsys).startswith("4 uses of drifted Pallas APIs in 4 files")
+    assert read_files(capsys).startswith("5 uses of drifted Pallas APIs in 5 files")
     arguments = ["doctor", str(project), "--target", "0.12.0.1", "--extend-exclude", "*_pb2.py,src"]
     assert main(arguments) == 0
     assert read_files(capsys).startswith("0 uses of drifted Pallas APIs in 0 files")
@@ -212,7 +214,7 @@ def test_migrate_leaves_the_same_out(project: Path, capsys: pytest.CaptureFixtur
     assert "would rewrite" in err and ".venv" not in err.replace(
         f"{project / '.venv'}: skipped", ""
     )
-    assert "2 files would be rewritten" in err
+    assert "3 files would be rewritten" in err  # kernel.py, keep_pb2.py, src/build/graph.py
 
 
 def test_a_folder_that_cannot_be_searched_is_walked_past_not_a_traceback(

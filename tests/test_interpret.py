@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import importlib
+import types
+
 import jax
 import pytest
 from packaging.version import Version
@@ -54,9 +57,33 @@ def test_unknown_mode_is_a_value_error() -> None:
         pallas_compat.interpret("tpu-sim")
 
 
-def test_reset_is_safe_on_every_release() -> None:
+def simulator_state_modules() -> list[types.ModuleType]:
+    """The modules of the installed TPU simulator that hold its global state (one module up to
+    0.8, ``interpret/interpret_pallas_call.py`` after), found by the state, not by release."""
+    found = []
+    for name in (
+        "jax._src.pallas.mosaic.interpret",
+        "jax._src.pallas.mosaic.interpret.interpret_pallas_call",
+    ):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(module, "_shared_memory_init_lock"):
+            found.append(module)
+    return found
+
+
+def test_reset_clears_what_a_failed_kernel_leaves_in_the_simulator() -> None:
+    modules = simulator_state_modules()
+    assert bool(modules) == has_feature("tpu_simulator")
+    left = object()
+    for module in modules:  # what a kernel that raised inside the simulator leaves behind
+        module._shared_memory = module.races = left
     pallas_compat.reset_interpret_state()
-    pallas_compat.reset_interpret_state()
+    for module in modules:
+        assert module._shared_memory is None and module.races is None
+    pallas_compat.reset_interpret_state()  # a second reset, on a clean state, is no error
 
 
 @pytest.mark.parametrize("takes_token", [True, False])

@@ -358,3 +358,38 @@ def test_any_command_is_a_cell_by_its_exit_status_patch_through_sitecustomize(
     assert runs["native"]["reason"].startswith("TypeError: "), runs["native"]
     assert runs["patch"]["status"] == "passed" and runs["patch"]["outcomes"] == {}
     assert done.returncode == 1
+
+
+def test_two_pytest_runs_in_one_command_both_count_and_a_swallowed_status_still_fails(
+    cache: Path,
+) -> None:
+    """``pytest -k add; pytest -k scale; exit 0``: each run writes its own JUnit file (one
+    shared file kept only the last run), and the failure the XML records fails the cell
+    although the command exits 0."""
+    script = (
+        "import subprocess, sys\n"
+        "for k in ('add', 'scale'):\n"
+        "    subprocess.run([sys.executable, '-m', 'pytest', '-q', 'tests', '-k', k])\n"
+    )
+    newest = RELEASES[-1]
+    assert not add_runs_natively(newest)
+    done = matrix(
+        "--project",
+        str(EXAMPLE),
+        "--jax",
+        newest,
+        "--routes",
+        "native",
+        "--format",
+        "json",
+        "--",
+        "python",
+        "-c",
+        script,
+        cache=cache,
+    )
+    (run,) = json.loads(done.stdout)["runs"]
+    assert run["exit_status"] == 0
+    assert (run["passed"], run["failed"]) == (1, 1), run
+    assert run["status"] == "failed"
+    assert done.returncode == 1

@@ -91,3 +91,31 @@ def test_an_environments_processes_keep_their_bytecode_in_it(tmp_path: Path) -> 
     assert env["PATH"] == f"{venv.bin}:/usr/bin"
     mine = venv.variables({**machine, "PYTHONPYCACHEPREFIX": str(tmp_path / "mine")})
     assert mine["PYTHONPYCACHEPREFIX"] == str(tmp_path / "mine")
+
+
+@pytest.mark.parametrize("left", ['{"digest": "ab', "", "[1, 2]", '{"digest": 3}', "\udcff"])
+def test_a_stamp_that_is_not_one_means_a_reinstall_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, left: str
+) -> None:
+    """A stamp cut short (a full disk, a killed run) or edited by hand: the environment is
+    installed again and stamped whole, where the matrix used to end in a traceback."""
+    from pallas_compat.matrix import _environments
+
+    installs: list[list[str]] = []
+    monkeypatch.setattr(_environments, "uv", lambda: "uv")
+    monkeypatch.setattr(
+        _environments._processes, "run", lambda command, **_: installs.append(command) or 0
+    )
+    root = tmp_path / "venv"
+    root.mkdir()
+    stamp = root / _environments.STAMP
+    stamp.write_bytes(left.encode("utf-8", "surrogateescape"))
+    source = tmp_path / "project"
+    source.mkdir()
+    log = tmp_path / "log.txt"
+    _environments.prepare(root, source, "0.6.2", ("3.12", "/py"), (), (), log)
+    assert len(installs) == 2  # uv venv, uv pip install
+    wanted = requirements(source, "0.6.2", (), ())
+    assert _environments.stamped(stamp) == wanted_stamp(source, "/py", wanted)
+    _environments.prepare(root, source, "0.6.2", ("3.12", "/py"), (), (), log)
+    assert len(installs) == 2  # stamped whole: reused

@@ -210,7 +210,7 @@ def test_approx_math_on_the_mesh_reaches_the_core_maps_compiler_params() -> None
     assert getattr(mesh, _mosaic_gpu.CARRIED) == {"approx_math": True}
     given: dict[str, Any] = {}
     params = pallas_compat.plmgpu.CompilerParams
-    core_map = _mosaic_gpu.core_map_with_carried(lambda m, **kw: given.update(kw), params)
+    core_map = _mosaic_gpu.core_map_with_carried(lambda m, **kw: given.update(kw), lambda: params)
     core_map(mesh)
     assert given["compiler_params"] == params(approx_math=True)
     core_map(mesh, compiler_params=params(max_concurrent_steps=3))

@@ -242,3 +242,48 @@ def test_an_imports_finding_is_made_once_per_release_and_a_venvs_own_stands(
     (tmp_path / "probe").mkdir()
     (tmp_path / "probe" / "pallas-compat-clean-imports.json").write_text(own)
     assert marker_of(session_in(tmp_path / "probe"), "0.9.2").read_text() == own
+
+
+#: Loads the noxfile with a matrix file that no longer lists ``sys.argv[2]`` (as after
+#: ``nox -s refresh_matrix`` dropped it), nox stood in by a mock.
+LOAD_WITHOUT_A_RELEASE = """
+import dataclasses, runpy, sys
+from unittest import mock
+sys.path.insert(0, sys.argv[3])
+import common
+real, gone = common.load_matrix, sys.argv[2]
+
+def without(path):
+    matrix = real(path)
+    kept = {r: p for r, p in matrix.requires_python.items() if r != gone}
+    return dataclasses.replace(matrix, requires_python=kept, default=tuple(r for r in matrix.default if r != gone))
+
+common.load_matrix = without
+sys.modules["nox"] = mock.MagicMock()
+runpy.run_path(sys.argv[1])
+"""
+
+
+@pytest.mark.parametrize(
+    ("gone", "named"),
+    [
+        ("0.4.31", "WINDOW_ENDS' 0.4.31"),
+        ("0.6.2", "TESTS' 0.6.2"),
+        ("0.4.35", "CORPUS_FROM' 0.4.35"),
+    ],
+)
+def test_a_release_the_noxfile_names_that_the_matrix_dropped_stops_nox(
+    gone: str, named: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", LOAD_WITHOUT_A_RELEASE, str(ROOT / "noxfile.py"), gone, str(ROOT)],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("nox: error: noxfile.py names releases jax-matrix.json does not list: ")
+    assert named in line

@@ -116,7 +116,10 @@ def test_the_shim_and_patch_serve_the_old_name(copy: Path) -> None:
         print("ok")
         """,
     )
-    assert done.stdout.strip() == "ok" or "missing: pltpu.FAKE_ANY" in done.stdout, done.stderr
+    import jax.experimental.pallas as native  # JAX itself says which outcome is due
+
+    expected = "ok" if hasattr(native, "ANY") else "missing: pltpu.FAKE_ANY"
+    assert done.stdout.strip().startswith(expected), (done.stdout, done.stderr)
 
 
 def test_the_shim_and_patch_refuse_the_keyword_that_went(copy: Path) -> None:

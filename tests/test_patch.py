@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import json
 import subprocess
 import sys
 import types
@@ -14,18 +16,35 @@ import pytest
 
 import pallas_compat
 
+#: Every module ``patch()`` may touch, written out here (not taken from the code under test):
+#: the Pallas modules, Mosaic GPU, the modules outside Pallas old kernels import, their parents.
 MODULES = (
+    "jax",
+    "jax._src",
+    "jax._src.util",
+    "jax._src.dtypes",
+    "jax._src.prng",
+    "jax._src.lax.control_flow",
+    "jax._src.lax.control_flow.for_loop",
+    "jax.util",
     "jax.experimental.pallas",
     "jax.experimental.pallas.tpu",
     "jax.experimental.pallas.triton",
     "jax.experimental.pallas.gpu",
+    "jax.experimental.pallas.mosaic_gpu",
 )
 RNG = np.random.default_rng(1)
 
 
 def state() -> dict[str, object]:
-    """Every attribute of every Pallas module (by identity) plus which of them are imported."""
-    seen: dict[str, object] = {"sys.modules": frozenset(m for m in MODULES if m in sys.modules)}
+    """Every attribute (by identity, ``__getattr__`` included) of every module ``patch()`` may
+    touch and of ``jax.stages.Compiled``, which of the modules are imported, and the import
+    system's finders."""
+    seen: dict[str, object] = {
+        "sys.modules": {m: id(sys.modules[m]) for m in MODULES if m in sys.modules},
+        "sys.meta_path": [id(finder) for finder in sys.meta_path],
+        "Compiled": {k: id(v) for k, v in vars(jax.stages.Compiled).items()},
+    }
     for name in MODULES:
         module = sys.modules.get(name)
         if isinstance(module, types.ModuleType):
@@ -38,11 +57,20 @@ def fresh_old_style() -> types.ModuleType:
     return importlib.import_module("tests.fixtures.old_style")
 
 
+def import_every_module() -> None:
+    """What this release has of ``MODULES``, imported (so that ``patch()`` fills each)."""
+    import warnings
+
+    for name in MODULES:
+        # not on this release (or, Mosaic GPU, not in its jaxlib): nothing to import
+        with warnings.catch_warnings(), contextlib.suppress(ImportError):
+            warnings.simplefilter("ignore", DeprecationWarning)  # 0.4.33-0.6.0's pallas.gpu
+            importlib.import_module(name)
+
+
 @pytest.fixture
 def patched():
-    import jax.experimental.pallas.tpu  # noqa: F401  (imported before the baseline)
-
-    pallas_compat.namespace("pltriton")
+    import_every_module()
     before = state()
     pallas_compat.patch()
     try:
@@ -71,6 +99,46 @@ def test_patch_is_idempotent_and_unpatch_restores_exactly(patched: dict[str, obj
     assert state() == patched
     pallas_compat.unpatch()
     assert state() == patched
+
+
+AFTER_UNPATCH = """
+import importlib, json, sys, warnings
+import pallas_compat
+MODULES = {modules!r}
+if {patch}:
+    pallas_compat.patch(warn=False)
+for name in MODULES:  # imported while patched: the hook fills each as it comes
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+pallas_compat.unpatch()
+seen = {{}}
+for name in MODULES:
+    module = sys.modules.get(name)
+    if module is not None:
+        seen[name] = sorted(
+            f"{{k}}: {{type(v).__module__.split('.')[0]}}" for k, v in vars(module).items()
+        )
+print(json.dumps(seen))
+"""
+
+
+def test_what_the_hook_filled_on_import_unpatch_takes_out() -> None:
+    """Modules first imported while patched get their fills from the hook; after ``unpatch()``
+    every module holds the names, and kinds of object, of a process that never patched."""
+
+    def modules_after(patch: bool) -> dict[str, list[str]]:
+        script = AFTER_UNPATCH.format(modules=MODULES, patch=patch)
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, stdin=subprocess.DEVNULL
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+    assert modules_after(patch=True) == modules_after(patch=False)
 
 
 def test_patch_warns_once_per_back_fill(patched: object) -> None:
@@ -335,7 +403,11 @@ def test_a_second_patch_installs_the_same_and_its_old_names_still_warn() -> None
 
     def installed() -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
         names = sorted((module.__name__, name) for module, name, _ in _patch._installed)
-        return names, {m: sorted(t) for m, t in _patch._on_lookup.items()}
+        old = {
+            m: sorted(n for n, look_up in t.items() if hasattr(look_up, "old_spelling"))
+            for m, t in _patch._on_lookup.items()
+        }
+        return names, old  # the old spellings (a module JAX dropped is served silently)
 
     try:
         pallas_compat.patch()
@@ -354,3 +426,47 @@ def test_a_second_patch_installs_the_same_and_its_old_names_still_warn() -> None
     finally:
         pallas_compat.unpatch()
     assert native is sys.modules["jax.experimental.pallas"]
+
+
+UNDER_W_ERROR = """
+import importlib.util, json, sys
+import pallas_compat
+import jax.experimental.pallas
+jax_has_it = importlib.util.find_spec("jax.experimental.pallas.gpu") is not None
+before = set(sys.modules)
+if {patch}:
+    pallas_compat.patch()
+imported = sorted(m for m in set(sys.modules) - before if m.partition(".")[0] in ("jax", "jaxlib"))
+try:
+    import jax.experimental.pallas.gpu as gpu
+    outcome = type(gpu).__module__.split(".")[0] + " " + gpu.__name__
+except Exception as exc:
+    outcome = type(exc).__name__
+print(json.dumps({{"jax_has_it": jax_has_it, "imported": imported, "outcome": outcome}}))
+"""
+
+
+def test_patch_imports_nothing_and_leaves_jax_own_warnings_to_jax() -> None:
+    """Under ``-W error`` (JAX's own test configuration) ``patch()`` imports no JAX module, and
+    importing ``pallas.gpu`` afterwards does what it does unpatched (0.4.33-0.6.0: JAX's own
+    ``DeprecationWarning``, raised) wherever JAX has the module; where JAX lacks it, the shim's
+    namespace serves it. (Before the hook, ``patch()`` imported it, read JAX's warning as
+    "absent", and put the shim's namespace in its place.)"""
+
+    def run(patch: bool) -> dict[str, object]:
+        done = subprocess.run(
+            [sys.executable, "-W", "error", "-c", UNDER_W_ERROR.format(patch=patch)],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+        )
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)  # type: ignore[no-any-return]
+
+    patched, native = run(patch=True), run(patch=False)
+    assert patched["imported"] == []
+    if native["jax_has_it"]:
+        assert patched["outcome"] == native["outcome"]
+    else:
+        assert native["outcome"] == "ModuleNotFoundError"
+        assert patched["outcome"] == "pallas_compat pallas_compat.pltriton"

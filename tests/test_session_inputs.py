@@ -227,3 +227,28 @@ def test_a_module_named_in_a_string_is_an_input_too() -> None:
                     if module is not None and module not in files:
                         missed.append(f"{kind}: {path.name} names {named}")
     assert missed == []
+
+
+def test_a_raised_pin_reruns_every_session(repo: Path) -> None:
+    """The results depend on numpy's exact version (the kernels are checked against it): the
+    pins of ``constraints.txt`` are inputs of every session, as the declared ranges are."""
+    path = repo / "constraints.txt"
+    assert "\nnumpy==" in path.read_text()
+    path.write_text(path.read_text().replace("\nnumpy==", "\nnumpy==0.0.1+", 1))
+    stale = to_run(repo)
+    assert set(stale.values()) == {"changed: requirements"}
+    assert len(stale) == len(list((repo / "reports" / "inputs").glob("*.json")))
+
+
+def test_every_install_of_the_noxfile_takes_the_pins() -> None:
+    """Each session that installs numpy, scipy or the project passes ``-c constraints.txt``:
+    the noxfile's install calls, read as text (the sessions' bodies need nox to run)."""
+    text = (REPO / "noxfile.py").read_text()
+    calls = [line.strip() for line in text.splitlines() if "session.install(" in line]
+    unpinned = [
+        call
+        for call in calls
+        if "CONSTRAINTS" not in call
+        and any(name in call for name in ('"numpy"', "*requirements", '".[test]"'))
+    ]
+    assert unpinned == [] and len(calls) - len(unpinned) >= 2

@@ -63,6 +63,16 @@ def test_a_real_kernel_works_by_each_route(
 ) -> None:
     record = one(case(library, starts), route, jax.__version__, CACHE, tmp_path)
     assert record["status"] == CorpusStatus.WORKS, record
+    said = [  # what the main job recorded for it here: the live run must still say it
+        r
+        for r in committed()
+        if r["jax"] == jax.__version__ and r["kernel"] == record["kernel"] and r["route"] == route
+    ]
+    if jax.__version__ in {r["jax"] for r in committed()}:  # (outside the matrix: no record)
+        assert said, record
+        assert record["lowered"]["status"] == said[0]["lowered"]["status"], record  # type: ignore[index]
+        if route == "native":  # the plain run also asks doctor, which must agree with it
+            assert record["doctor"] == said[0]["doctor"] == "agrees", record
 
 
 def test_every_library_was_written_for_the_release_it_is_validated_on() -> None:

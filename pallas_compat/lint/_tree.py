@@ -14,9 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import pathspec
-
 from pallas_compat._not_project_code import not_project_code
+from pallas_compat.lint._gitignore import Gitignores
 
 #: Read as Python source: modules and stubs.
 SOURCE_SUFFIXES = (".py", ".pyi")
@@ -66,7 +65,7 @@ def _walk(folder: Path, skipped: list[Skipped], exclusions: Exclusions) -> list[
     folder left out is named once in ``skipped``); folder links are not followed. A folder the
     OS will not list is added too, as unread: never passed over in silence."""
     found: list[Path] = []
-    ignores = _Gitignores(folder) if exclusions.gitignore else None
+    ignores = Gitignores(folder) if exclusions.gitignore else None
 
     def refused(exc: OSError) -> None:
         where = Path(exc.filename) if exc.filename else folder
@@ -78,7 +77,7 @@ def _walk(folder: Path, skipped: list[Skipped], exclusions: Exclusions) -> list[
             ignores.enter(here)
         kept = []
         for name in sorted(dirs):
-            why = _left_out(here / name, exclusions, ignores, folder=True)
+            why = _left_out(here / name, exclusions, ignores, folder=True, top=here == folder)
             if why is None:
                 kept.append(name)
             else:
@@ -86,7 +85,7 @@ def _walk(folder: Path, skipped: list[Skipped], exclusions: Exclusions) -> list[
         dirs[:] = kept
         for name in sorted(files):
             path = here / name
-            why = _left_out(path, exclusions, ignores, folder=False)
+            why = _left_out(path, exclusions, ignores, folder=False, top=here == folder)
             if why is None:
                 found.append(path)
             elif path.suffix in SOURCE_SUFFIXES:
@@ -98,53 +97,16 @@ NOT_CODE = "not project code (environments, version control, caches, builds)"
 
 
 def _left_out(
-    path: Path, exclusions: Exclusions, ignores: _Gitignores | None, *, folder: bool
+    path: Path, exclusions: Exclusions, ignores: Gitignores | None, *, folder: bool, top: bool
 ) -> str | None:
-    """Why the walk leaves ``path`` out, or None."""
-    if folder and not_project_code(path.name):
+    """Why the walk leaves ``path`` out, or None (``top``: it is in the walked folder itself)."""
+    if folder and not_project_code(path.name, top=top):
         return f"{NOT_CODE}; --extend-exclude adds more"
     if any(fnmatch.fnmatchcase(path.name, pattern) for pattern in exclusions.extend):
         return "matched by --extend-exclude"
     if ignores is not None and ignores.ignored(path, folder=folder):
         return "ignored by .gitignore (--no-respect-gitignore reads it)"
     return None
-
-
-class _Gitignores:
-    """The ``.gitignore`` files that apply under a walked folder: those of the folder and
-    every folder above it up to the repository's root (the first with ``.git``), then each
-    one the walk enters. A deeper file's patterns are relative to its own folder."""
-
-    def __init__(self, root: Path) -> None:
-        self.specs: dict[Path, pathspec.GitIgnoreSpec] = {}
-        start = root.absolute()
-        chain = [start]
-        while not has_git(chain[-1]) and chain[-1].parent != chain[-1]:
-            chain.append(chain[-1].parent)
-        if not has_git(chain[-1]):  # no repository: the walked folder's own only
-            chain = [start]
-        for folder in reversed(chain):
-            self.enter(folder)
-
-    def enter(self, folder: Path) -> None:
-        where = folder.absolute()
-        if where in self.specs:
-            return
-        try:
-            lines = (where / ".gitignore").read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return
-        self.specs[where] = pathspec.GitIgnoreSpec.from_lines(lines.splitlines())
-
-    def ignored(self, path: Path, *, folder: bool) -> bool:
-        full = path.absolute()
-        for base, spec in self.specs.items():
-            if base == full or base not in full.parents:
-                continue
-            relative = full.relative_to(base).as_posix() + ("/" if folder else "")
-            if spec.match_file(relative):
-                return True
-        return False
 
 
 def _asked(question: Callable[[Path], bool], path: Path) -> bool:
@@ -158,10 +120,6 @@ def _asked(question: Callable[[Path], bool], path: Path) -> bool:
 
 def is_link(path: Path) -> bool:
     return _asked(Path.is_symlink, path)
-
-
-def has_git(folder: Path) -> bool:
-    return _asked(Path.exists, folder / ".git")
 
 
 def _real(path: Path) -> Path | str:

@@ -99,9 +99,11 @@ def attempt(plan: Plan, run: Run) -> Run:
     release, route = run.release, Route(run.route)
     cell = plan.cell(release, route)
     cell.mkdir(parents=True, exist_ok=True)
-    log, junit, source = cell / "log.txt", cell / "junit.xml", cell / "src"
+    log, junit, source = cell / "log.txt", cell / "junit", cell / "src"
     log.write_bytes(b"")
-    junit.unlink(missing_ok=True)
+    shutil.rmtree(junit, ignore_errors=True)
+    (cell / "junit.xml").unlink(missing_ok=True)  # where an older pallas-compat wrote it
+    junit.mkdir()
     run.log = str(log)
     python = first_interpreter(pythons_for(release))
     if python is None:
@@ -137,8 +139,11 @@ def attempt(plan: Plan, run: Run) -> Run:
         out.flush()
         start = out.tell()
         run.exit_status = _processes.run(plan.command, cwd=source, env=variables, out=out)
-    read_junit(junit, run, source)
-    if run.exit_status == 0:
+    for path in sorted(junit.glob("*.xml"), key=lambda p: p.stat().st_mtime_ns):
+        read_junit(path, run, source)  # each pytest run's own file, in the order they ended
+    if run.exit_status == 0 and run.failed:  # a command that does not pass pytest's status on
+        run.status = Status.FAILED
+    elif run.exit_status == 0:
         run.status = Status.PASSED
     else:
         run.status = Status.FAILED if run.failed else Status.ERROR

@@ -20,6 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from pallas_compat._file_writes import write_atomic
 from pallas_compat._usage import UsageError
 from pallas_compat._version import __version__
 from pallas_compat.matrix import _processes as _processes
@@ -192,7 +193,7 @@ def prepare(
     wanted = requirements(source, release, extras, also)
     stamp = root / STAMP
     digest = wanted_stamp(source, path, wanted)
-    if stamp.is_file() and json.loads(stamp.read_text()).get("digest") == digest:
+    if stamped(stamp) == digest:
         return env
     stamp.unlink(missing_ok=True)
     for command in (
@@ -207,5 +208,16 @@ def prepare(
         if status != 0:
             said = log.read_bytes()[start:].decode(errors="replace")
             raise InstallError(uv_error_line(said), conflict="No solution found" in said)
-    stamp.write_text(json.dumps({"digest": digest, "requirements": wanted}, indent=1) + "\n")
+    write_atomic(stamp, json.dumps({"digest": digest, "requirements": wanted}, indent=1) + "\n")
     return env
+
+
+def stamped(stamp: Path) -> str | None:
+    """The digest an environment's stamp records; None where there is no stamp or it cannot be
+    read as one (a disk that filled up, a hand edit): the environment is then installed again."""
+    try:
+        recorded = json.loads(stamp.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    digest = recorded.get("digest") if isinstance(recorded, dict) else None
+    return digest if isinstance(digest, str) else None

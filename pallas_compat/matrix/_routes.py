@@ -16,12 +16,15 @@ import shutil
 import sys
 from pathlib import Path
 
-from pallas_compat._not_project_code import NOT_PROJECT_CODE
+from pallas_compat._not_project_code import not_project_code
 from pallas_compat._usage import UsageError
 from pallas_compat.matrix import _processes as _processes
 
 SITECUSTOMIZE = Path(__file__).with_name("_patch_site")
 PLUGIN = "pallas_compat.pytest_plugin"
+JUNIT_PLUGIN = "pallas_compat.matrix._junit"
+#: The folder each pytest run of a cell writes its own JUnit XML into (``_junit``).
+JUNIT_FOLDER_VARIABLE = "PALLAS_COMPAT_JUNIT_DIR"
 
 
 class Route(str, enum.Enum):
@@ -70,7 +73,13 @@ def copy_project(project: Path, dest: Path) -> None:
     editable install of it stays valid)."""
     if dest.exists():
         shutil.rmtree(dest)
-    shutil.copytree(project, dest, symlinks=True, ignore=shutil.ignore_patterns(*NOT_PROJECT_CODE))
+    top = str(project)
+
+    def left_out(folder: str, names: list[str]) -> set[str]:
+        at_top = os.path.samefile(folder, top)
+        return {name for name in names if not_project_code(name, top=at_top)}
+
+    shutil.copytree(project, dest, symlinks=True, ignore=left_out)
 
 
 def migrate_copy(dest: Path, release: str, log: Path) -> int:
@@ -94,9 +103,11 @@ def migrate_copy(dest: Path, release: str, log: Path) -> int:
 def route_variables(
     route: Route, command: list[str], env: dict[str, str], junit: Path
 ) -> dict[str, str]:
-    """The variables the command runs with: JUnit XML from any pytest it starts, and for the
-    patch route the plugin (pytest) or the ``sitecustomize`` (anything else)."""
-    added = [f"--junitxml={junit}", "-o", "junit_family=xunit1"]
+    """The variables the command runs with: JUnit XML from each pytest it starts, one file a
+    run in the folder ``junit``, and for the patch route the plugin (pytest) or the
+    ``sitecustomize`` (anything else)."""
+    added = ["-p", JUNIT_PLUGIN, "-o", "junit_family=xunit1"]
+    env[JUNIT_FOLDER_VARIABLE] = str(junit)
     if route is Route.PATCH and is_pytest(command):
         added[:0] = ["-p", PLUGIN]
     elif route is Route.PATCH:

@@ -15,8 +15,6 @@ import numbers
 from collections.abc import Callable
 from typing import Any
 
-from packaging.version import Version
-
 from pallas_compat.facts._registry import registry, renames
 from pallas_compat.facts._table import (
     BACKENDS,
@@ -45,7 +43,6 @@ from pallas_compat.facts._table import (
     Feature,
     Location,
     backfilled_features,
-    installed_jax,
     keyword_spellings,
     positions,
     positions_dropped,
@@ -483,6 +480,20 @@ def mosaic_gpu_fills() -> dict[str, Fill]:
     )
 
 
+#: Where JAX's refs take their methods (the first argument of every ``METHOD_FORMS`` function
+#: is a ref): the view of a ref and its abstract value.
+REF_TYPES = (
+    Location("jax._src.state.types", "TransformedRef"),
+    Location("jax._src.state.types", "AbstractRef"),
+)
+
+
+def refs_have(method: str) -> bool:
+    """Do this JAX's refs have ``method``? Asked of the classes, not of the release number
+    (which may be unknown where JAX's metadata is missing)."""
+    return any(hasattr(native(loc.module, loc.attr), method) for loc in REF_TYPES)
+
+
 def method_fill(module: str, name: str, method: str) -> Fill:
     """A function JAX dropped for a method of its first argument (``METHOD_FORMS``)."""
 
@@ -490,9 +501,8 @@ def method_fill(module: str, name: str, method: str) -> Fill:
         found = native_in(NAMESPACE_OF[module], name)
         if found is not None:
             return found
-        since = Location(module, name).releases[0][0]
-        if Version(installed_jax()) < Version(since):
-            raise missing_name(module, name)  # before JAX had it, there is no method either
+        if not refs_have(method):  # before JAX had the function, refs had no method either
+            raise missing_name(module, name)
 
         def function(first: Any, *args: Any, **kwargs: Any) -> Any:
             return getattr(first, method)(*args, **kwargs)
@@ -538,11 +548,11 @@ def core_map_fill() -> Any:
     state, found = find(Location(PL, "core_map"))
     if state not in ("present", "deprecated"):
         raise missing_name(PL, "core_map")
-    params_class = resolve(FEATURES_BY_KEY[BACKENDS_BY_KEY[MESH_PARAMS_BACKEND].feature]).obj
-    if params_class is None:
-        return found
+    feature = FEATURES_BY_KEY[BACKENDS_BY_KEY[MESH_PARAMS_BACKEND].feature]
     entry = deprecation_table(importlib.import_module(PL)).get("core_map")
-    return _mosaic_gpu.core_map_with_carried(found, params_class, entry[0] if entry else None)
+    return _mosaic_gpu.core_map_with_carried(
+        found, lambda: resolve(feature).obj, entry[0] if entry else None
+    )
 
 
 def tile_along(x: Any, repeats: int, axis: int) -> Any:

@@ -184,12 +184,16 @@ def with_options(given: Any, options: dict[str, Any], params_class: Any) -> Any:
 
 
 def core_map_with_carried(
-    native: Callable[..., Any], params_class: Any, deprecation: str | None = None
+    native: Callable[..., Any],
+    params_class: Callable[[], Any],
+    deprecation: str | None = None,
 ) -> Callable[..., Any]:
     """``pl.core_map(mesh, ...)`` that gives the compiler params the options the shim's mesh
     carries (``plgpu.GPUMesh(approx_math=True)`` of JAX 0.4.36-0.4.38 runs as
     ``pl.core_map(mesh, compiler_params=plgpu.CompilerParams(approx_math=True))``); where JAX
-    deprecated ``core_map``, each call warns with JAX's ``deprecation`` message."""
+    deprecated ``core_map``, each call warns with JAX's ``deprecation`` message. The params
+    class is found at the call that needs it (only a Mosaic GPU mesh carries options), so that
+    building this imports no backend."""
 
     @functools.wraps(native)
     def core_map(mesh: Any, *args: Any, **kwargs: Any) -> Any:
@@ -198,7 +202,7 @@ def core_map_with_carried(
         options = getattr(mesh, CARRIED, None)
         if options:
             kwargs["compiler_params"] = with_options(
-                kwargs.get("compiler_params"), options, params_class
+                kwargs.get("compiler_params"), options, params_class()
             )
         return native(mesh, *args, **kwargs)
 

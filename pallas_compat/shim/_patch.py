@@ -3,11 +3,13 @@ written for an old JAX runs on a new one; ``unpatch()`` puts every attribute bac
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import sys
 import threading
 import types
+from collections.abc import Callable
 from typing import Any
 
 from pallas_compat.facts._table import (
@@ -27,7 +29,8 @@ from pallas_compat.facts._table import (
 )
 from pallas_compat.shim import _resolve, _warnings
 from pallas_compat.shim._errors import PallasCompatError
-from pallas_compat.shim._module_like import fills_of, wrapped
+from pallas_compat.shim._import_hook import PatchFinder
+from pallas_compat.shim._module_like import Namespace, fills_of, wrapped
 from pallas_compat.shim._namespaces import namespace
 
 #: Fills that replace a name JAX has, because they accept more call forms than JAX does: the
@@ -63,12 +66,21 @@ def adapters() -> frozenset[str]:
     return BASE_ADAPTERS | {Location.parse(key).attr for key in positions_dropped()}
 
 
+#: Modules JAX dropped (or never had on a release), served by the shim's namespace for them:
+#: ``pallas.gpu`` after 0.6.0, ``jax.util`` after 0.7.2, ...
+SERVED = (TRITON, GPU_LEGACY, *OUTSIDE_MODULES)
+#: Their parent packages, which old code reads them from as attributes (``jax.util.subvals``).
+PARENTS = frozenset(name.rpartition(".")[0] for name in SERVED)
+
+
 #: (module, attribute, what JAX had there), in the order they were installed.
 _installed: list[tuple[types.ModuleType, str, Any]] = []
 #: Old spellings of objects (classes, enums) served through each module's ``__getattr__``:
 #: name -> (object, warning key, message), so that the use warns, at the user's line.
-_on_lookup: dict[str, dict[str, tuple[Any, str, str]]] = {}
-_added_modules: list[str] = []
+_on_lookup: dict[str, dict[str, Callable[[], Any]]] = {}
+#: The import hook while patched, and the modules it has filled.
+_hooks: list[PatchFinder] = []
+_filled: set[str] = set()
 #: One patch or unpatch at a time: threads of a test runner or server may both call them, and
 #: a fill built while another thread installs would wrap the other's fill, not JAX's object.
 _lock = threading.RLock()
@@ -76,7 +88,7 @@ _lock = threading.RLock()
 
 def patched() -> bool:
     with _lock:
-        return bool(_installed or _added_modules)
+        return bool(_installed or _hooks)
 
 
 def patch(*, warn: bool = True) -> None:
@@ -98,41 +110,74 @@ def patch(*, warn: bool = True) -> None:
 
 
 def install_all() -> None:
-
-    for alias in dict.fromkeys(NAMESPACE_OF.values()):  # every namespace, Mosaic GPU too
-        space = namespace(alias)
-        target = wrapped(space)
-        if target is None:  # the module does not import on this JAX
-            continue
-        for name, build in fills_of(space).items():
-            if name not in adapters() and name in vars(target):
-                continue
-            try:
-                with _warnings.silenced() as held:
-                    build()  # what using it warns with: asked of the fill every time, never
-                    # of the namespace, which builds a fill once (a second patch() saw none)
-                    value = getattr(space, name)  # the namespace's object: one per process
-            except (PallasCompatError, AttributeError):  # this JAX cannot have it at all
-                continue
-            if held and not callable_fill(value) and name not in vars(target):
-                serve_on_lookup(target, name, value, *held[0])
-            else:  # a call warns itself, at the caller's line; anything else is no old name
-                install(target, name, value)
+    """The hook that fills each JAX module as it is imported, the fills of those already
+    imported, and ``Compiled.cost_analysis``: nothing is imported that the program does not."""
+    hook = PatchFinder(
+        watched=frozenset(NAMESPACE_OF) | PARENTS,
+        served={name: functools.partial(namespace, NAMESPACE_OF[name]) for name in SERVED},
+        imported=imported,
+    )
+    sys.meta_path.insert(0, hook)
+    _hooks.append(hook)
     install_cost_analysis()
-    for module_name in (TRITON, GPU_LEGACY, *OUTSIDE_MODULES):
-        install_module(module_name, namespace(NAMESPACE_OF[module_name]))
+    for name in [*NAMESPACE_OF, *PARENTS]:
+        if name in sys.modules:
+            imported(name)
 
 
-def install_module(module_name: str, space: types.ModuleType) -> None:
-    """Where old code imports a module this JAX lacks (``pallas.gpu``, ``jax.util``), the
-    shim's namespace for it: in ``sys.modules`` and as an attribute of its parent."""
-    if module_name in sys.modules or _importable(module_name):
+def imported(name: str) -> None:
+    """``name`` is in ``sys.modules``: its fills go in once per patch, and its children that JAX
+    lacks are served when read as its attributes."""
+    with _lock:
+        if not _hooks or name in _filled:
+            return
+        _filled.add(name)
+        module = sys.modules[name]
+        alias = NAMESPACE_OF.get(name)
+        if alias is not None:
+            space = namespace(alias)
+            if wrapped(space) is module:  # fills go where the namespace finds JAX's names
+                install_fills(space, module)
+        for child in SERVED:
+            if child.rpartition(".")[0] == name:
+                serve_if_absent(module, child)
+
+
+def install_fills(space: Namespace, target: types.ModuleType) -> None:
+    """Each fill of ``space`` that ``target`` lacks (or that adapts ``target``'s own), built now
+    where that imports nothing, else when first looked up."""
+    for name, build in fills_of(space).items():
+        if name not in adapters() and name in vars(target):
+            continue
+        try:
+            with _warnings.silenced() as held, _resolve.imports_held():
+                build()  # what using it warns with: asked of the fill every time, never
+                # of the namespace, which builds a fill once (a second patch() saw none)
+                value = getattr(space, name)  # the namespace's object: one per process
+        except (PallasCompatError, AttributeError):  # this JAX cannot have it at all
+            continue
+        except _resolve.WouldImport:
+            if name in vars(target):  # an adapter must replace JAX's object now
+                install(target, name, getattr(space, name))
+            else:
+                serve_on_lookup(target, name, built_when_used(space, name, build))
+            continue
+        if held and not callable_fill(value) and name not in vars(target):
+            serve_on_lookup(target, name, old_spelling(value, *held[0]))
+        else:  # a call warns itself, at the caller's line; anything else is no old name
+            install(target, name, value)
+
+
+def serve_if_absent(parent: types.ModuleType, child: str) -> None:
+    """Where JAX lacks ``child`` (no finder finds it; nothing is run to ask), reading it as an
+    attribute of ``parent`` imports it, which the hook serves."""
+    attr = child.rpartition(".")[2]
+    if child in sys.modules or attr in vars(parent):
         return
-    sys.modules[module_name] = space
-    _added_modules.append(module_name)
-    parent_name, _, attr = module_name.rpartition(".")
-    parent = sys.modules.get(parent_name) or importlib.import_module(parent_name)
-    install(parent, attr, space)
+    path = getattr(parent, "__path__", None)
+    if path is not None and _hooks[0].found_elsewhere(child, path) is not None:
+        return
+    serve_on_lookup(parent, attr, functools.partial(importlib.import_module, child))
 
 
 class CostAnalysis(dict):  # type: ignore[type-arg]
@@ -168,12 +213,15 @@ def callable_fill(value: Any) -> bool:
     return inspect.isroutine(value)
 
 
-def serve_on_lookup(
-    module: types.ModuleType, name: str, value: Any, key: str, message: str
-) -> None:
-    """Serve an old spelling through the module's ``__getattr__`` (PEP 562), which warns
-    once, at the line that looks it up (``pltpu.TPUCompilerParams``, or an import of it);
-    JAX's own ``__getattr__`` (its deprecation table) answers every other name."""
+class Absent(Exception):
+    """This JAX cannot have the name: JAX's own ``__getattr__`` answers instead."""
+
+
+def serve_on_lookup(module: types.ModuleType, name: str, look_up: Callable[[], Any]) -> None:
+    """Serve ``name`` through the module's ``__getattr__`` (PEP 562), which asks ``look_up``
+    each time (an old spelling warns once, at the line that looks it up: ``pltpu.TPUCompilerParams``
+    or an import of it); JAX's own ``__getattr__`` (its deprecation table) answers every
+    other name, and a name ``look_up`` finds ``Absent``."""
     table = _on_lookup.get(module.__name__)
     if table is None:
         table = _on_lookup[module.__name__] = {}
@@ -181,15 +229,43 @@ def serve_on_lookup(
 
         def __getattr__(attr: str) -> Any:
             if attr in table:
-                obj, warning, text = table[attr]
-                _warnings.warn_once(warning, text, stacklevel=3)
-                return obj
+                with contextlib.suppress(Absent):
+                    return table[attr]()
             if previous is not None:
                 return previous(attr)
             raise AttributeError(f"module {module.__name__!r} has no attribute {attr!r}")
 
         install(module, "__getattr__", __getattr__)
-    table[name] = (value, key, message)
+    table[name] = look_up
+
+
+def old_spelling(value: Any, key: str, message: str) -> Callable[[], Any]:
+    """The lookup of an old spelling of an object: warns once, at the user's line."""
+
+    def look_up() -> Any:
+        _warnings.warn_once(key, message, stacklevel=4)
+        return value
+
+    look_up.old_spelling = True  # type: ignore[attr-defined]
+    return look_up
+
+
+def built_when_used(space: Namespace, name: str, build: Callable[[], Any]) -> Callable[[], Any]:
+    """The lookup of a fill whose building imports a module the program has not imported
+    (``pl.max_contiguous`` lives in the Triton backend): built at its first use."""
+
+    def look_up() -> Any:
+        try:
+            with _warnings.silenced() as held:
+                build()
+                value = getattr(space, name)
+        except (PallasCompatError, AttributeError):
+            raise Absent(name) from None
+        if held and not callable_fill(value):
+            _warnings.warn_once(*held[0], stacklevel=4)
+        return value
+
+    return look_up
 
 
 def install(module: types.ModuleType, name: str, value: Any) -> None:
@@ -199,18 +275,25 @@ def install(module: types.ModuleType, name: str, value: Any) -> None:
 def unpatch() -> None:
     """Undo ``patch()`` exactly: every attribute and ``sys.modules`` entry as it was."""
     with _lock:
+        while _hooks:
+            sys.meta_path.remove(_hooks.pop())
         while _installed:
             module, name, previous = _installed.pop()
             _resolve.unshadow(module, name, previous)
-        while _added_modules:
-            sys.modules.pop(_added_modules.pop(), None)
+        for name in SERVED:
+            take_out_served(name)
+        _filled.clear()
         _on_lookup.clear()
         _warnings.set_quiet(False)
 
 
-def _importable(name: str) -> bool:
-    try:
-        importlib.import_module(name)
-    except Exception:
-        return False
-    return True
+def take_out_served(name: str) -> None:
+    """A served namespace leaves ``sys.modules`` and its parent (where the import put it)."""
+    module = sys.modules.get(name)
+    if not isinstance(module, Namespace):
+        return
+    del sys.modules[name]
+    parent_name, _, attr = name.rpartition(".")
+    parent = sys.modules.get(parent_name)
+    if parent is not None and vars(parent).get(attr) is module:
+        delattr(parent, attr)

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import enum
 import importlib
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -69,8 +73,29 @@ def unshadow(module: ModuleType, name: str, previous: Any) -> None:
         setattr(module, name, previous)
 
 
+class WouldImport(BaseException):
+    """Raised inside ``imports_held()`` where the shim would import a module not yet imported
+    (a ``BaseException``, so that no fill's own ``except Exception`` reads it as absent)."""
+
+
+_holding = contextvars.ContextVar("pallas_compat_imports_held", default=False)
+
+
+@contextlib.contextmanager
+def imports_held() -> Iterator[None]:
+    """Within the block, looking something up in a module not yet imported raises
+    ``WouldImport`` instead: ``patch()`` builds only the fills that cost no import."""
+    token = _holding.set(True)
+    try:
+        yield
+    finally:
+        _holding.reset(token)
+
+
 def import_optional(module: str) -> ModuleType | None:
     """Import ``module`` or return None; Pallas backends fail to import in many ways."""
+    if _holding.get() and module not in sys.modules:
+        raise WouldImport(module)
     try:
         return importlib.import_module(module)
     except Exception:

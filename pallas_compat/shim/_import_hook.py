@@ -1,0 +1,107 @@
+"""The import hook of ``patch()``: a JAX module gets its fills when it is first imported, and a
+module JAX no longer has is served by the shim's namespace when it is imported, so that
+``patch()`` itself imports nothing (importing every Pallas backend cost a second, and on
+0.4.33-0.6.0 ``pallas.gpu``'s own ``DeprecationWarning``, under ``-W error``, read as absent)."""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+from collections.abc import Callable, Mapping, Sequence
+
+#: What the import system writes on a module it creates; a served namespace keeps its own.
+_MODULE_ATTRIBUTES = ("__spec__", "__loader__", "__package__", "__path__", "__file__", "__cached__")
+
+
+class PatchFinder(importlib.abc.MetaPathFinder):
+    """First on ``sys.meta_path`` while patched. For a ``watched`` module it finds what the
+    other finders find, with a loader that calls ``imported(name)`` once the module has run;
+    for a ``served`` module that no other finder finds, the namespace ``served[name]()``."""
+
+    def __init__(
+        self,
+        watched: frozenset[str],
+        served: Mapping[str, Callable[[], types.ModuleType]],
+        imported: Callable[[str], None],
+    ) -> None:
+        self.watched, self.served, self.imported = watched, served, imported
+        #: Served modules whose namespace is being built: building it looks for JAX's own
+        #: module of that name, which must then be found missing, not served again.
+        self.serving: set[str] = set()
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: types.ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.watched and fullname not in self.served:
+            return None
+        spec = self.found_elsewhere(fullname, path, target)
+        if spec is None:
+            if fullname in self.served and fullname not in self.serving:
+                return importlib.machinery.ModuleSpec(fullname, ServedLoader(self, fullname))
+            return None
+        if fullname in self.watched and spec.loader is not None:
+            spec.loader = ChainedLoader(spec.loader, self.imported)
+        return spec
+
+    def found_elsewhere(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: types.ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        """What the import would find without this finder (no module is run to find it)."""
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            if finder is self or isinstance(finder, PatchFinder) or find is None:
+                continue
+            spec: importlib.machinery.ModuleSpec | None = find(fullname, path, target)
+            if spec is not None:
+                return spec
+        return None
+
+
+class ChainedLoader(importlib.abc.Loader):
+    """JAX's own loader, then ``imported(name)``; the module keeps JAX's loader."""
+
+    def __init__(self, loader: importlib.abc.Loader, imported: Callable[[str], None]) -> None:
+        self.loader, self.imported = loader, imported
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        module.__loader__ = self.loader
+        if module.__spec__ is not None:
+            module.__spec__.loader = self.loader
+        self.loader.exec_module(module)
+        self.imported(module.__name__)
+
+
+class ServedLoader(importlib.abc.Loader):
+    """A module JAX lacks, served by the shim's namespace for it, which stays as it was (the
+    import system's attributes on it are put back)."""
+
+    def __init__(self, finder: PatchFinder, name: str) -> None:
+        self.finder, self.name = finder, name
+        self.kept: dict[str, object] = {}
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        self.finder.serving.add(self.name)
+        try:
+            module = self.finder.served[self.name]()
+        finally:
+            self.finder.serving.discard(self.name)
+        self.kept = {k: vars(module)[k] for k in _MODULE_ATTRIBUTES if k in vars(module)}
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        for name in _MODULE_ATTRIBUTES:
+            if name in self.kept:
+                vars(module)[name] = self.kept[name]
+            else:
+                vars(module).pop(name, None)
