@@ -125,3 +125,70 @@ def test_a_key_written_as_two_strings_is_found_and_rewritten_alike() -> None:
     out = migrate_source(source, "0.12.0.1")
     assert 'compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",))' in out
     assert not [u for u in uses_in("k.py", out) if u.breaks_on("0.12.0.1")]
+
+
+COST_IN_THE_DICT = """\
+from jax.experimental import pallas as pl
+
+f = pl.pallas_call(
+    kernel,
+    out_shape=shape,
+    compiler_params={"mosaic": {"dimension_semantics": ("parallel",), "cost_estimate": cost}},
+)
+g = pl.pallas_call(
+    kernel,
+    compiler_params={"mosaic": {"cost_estimate": cost}},  # tuned
+    out_shape=shape,
+)
+h = pl.pallas_call(kernel, out_shape=shape, compiler_params={"mosaic": {"cost_estimate": c}})
+"""
+#: Written out by hand: the params class where the dict was, and cost_estimate moved to
+#: pallas_call in the call's own layout (its own line where the arguments stand one a line).
+COST_MOVED = """\
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+f = pl.pallas_call(
+    kernel,
+    out_shape=shape,
+    compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel",)),
+    cost_estimate=cost,
+)
+g = pl.pallas_call(
+    kernel,
+    compiler_params=pltpu.CompilerParams(),  # tuned
+    cost_estimate=cost,
+    out_shape=shape,
+)
+h = pl.pallas_call(kernel, out_shape=shape, compiler_params=pltpu.CompilerParams(), cost_estimate=c)
+"""
+
+
+@pytest.mark.any_release
+def test_a_cost_estimate_in_the_dict_moves_to_pallas_call_in_the_calls_layout() -> None:
+    assert migrate_source(COST_IN_THE_DICT, "0.12.0.1") == COST_MOVED
+
+
+@pytest.mark.any_release
+@pytest.mark.parametrize(
+    ("key", "says"),
+    [
+        (
+            "triton",
+            "num_wraps= is no triton param of any release (the dict era ignored it; migrate drops it)",
+        ),
+        ("mosaic", "num_wraps= is no mosaic param of any release: fix the spelling or remove it"),
+    ],
+)
+def test_a_key_no_release_knows_is_named_with_what_to_do(key: str, says: str) -> None:
+    """The dict-era Triton lowering ignored unknown keys (jax-flash-attn2's ``num_wraps``), so
+    migrate drops them; Mosaic refused them, so the typo is the user's to fix."""
+    source = (
+        f'f = pl.pallas_call(k, out_shape=s, compiler_params={{"{key}": {{"num_wraps": 4}}}})\n'
+    )
+    (params,) = [
+        u
+        for u in uses_in("f.py", "from jax.experimental import pallas as pl\n" + source)
+        if u.code == "PAL204"
+    ]
+    assert params.hint.endswith(says), params.hint

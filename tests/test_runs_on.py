@@ -3,8 +3,10 @@ pallas_compat. Expected ranges come from the scan's and the measurement's files,
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from packaging.version import Version
@@ -104,3 +106,58 @@ def test_the_tree_runs_where_every_file_does(
     first_served = new["with_pallas_compat"].removeprefix("JAX ").split("-")[0]
     assert report["tree"]["with_pallas_compat"].startswith(f"JAX {first_served}")
     assert old["with_pallas_compat"] != report["tree"]["with_pallas_compat"]
+
+
+def use(api: str, code: str, spans: list[list[str]] | None = None, *, certain: bool = True) -> Any:
+    """A use that works on ``spans`` only (by default on no release)."""
+    from pallas_compat.rules._use import Use
+
+    releases = tuple(tuple(s) for s in (spans or []))
+    return Use("k.py", 1, 0, api, releases, "hint", certain=certain, code=code)  # type: ignore[arg-type]
+
+
+def test_where_a_name_is_and_a_call_form_is_not() -> None:
+    from pallas_compat.lint._runs_on import location_of
+
+    assert location_of("pltpu.TPUCompilerParams") == (TPU, "TPUCompilerParams")
+    assert location_of("pl.load") == (PL, "load")
+    assert location_of("jax.util") == ("jax", "util")
+    assert location_of("BlockSpec(index_map, block_shape)") is None
+    assert location_of("load") is None
+
+
+def test_what_pallas_compat_runs_rule_by_rule() -> None:
+    """Each way ``served`` answers, against the scan's and the measurement's files."""
+    from pallas_compat.lint._runs_on import served
+
+    newest, oldest = SCAN["releases"][-1], SCAN["releases"][0]
+    every = [[oldest, newest]]
+    assert served(use("pl.load", "PAL101", every), newest)  # it works there: nothing to serve
+    # a call form the facades take everywhere, though the use breaks
+    assert served(use("BlockSpec(index_map, block_shape)", "PAL201"), newest)
+    # a removed name: served where served.json measured its fill
+    measured = SERVED["namespaces"]["pl"]["load"]
+    assert served(use("pl.load", "PAL102"), newest) is inside(measured, newest)
+    assert not served(use("pl.no_such_name", "PAL102"), newest)
+    # a use whose releases cannot be told is not claimed
+    assert not served(use("pl.load", "PAL102", certain=False), newest)
+    # keywords of pallas_call: the served ones only
+    assert served(use("pl.pallas_call(f=...)", "PAL207"), newest)
+    assert served(use("pallas_call(cost_estimate=...)", "PAL207"), oldest)
+    assert not served(use("pl.pallas_call(fake_flag=...)", "PAL207"), newest)
+    # a module old files import, which patch() installs where it is gone
+    assert served(use("jax.util", "PAL102"), newest)
+
+
+def test_spans_and_ranges_count_a_use_once_wherever_it_is() -> None:
+    from pallas_compat.lint._runs_on import ranges, spans, with_shim_on
+
+    assert spans([]) == "no scanned release"
+    assert spans(SCAN["releases"][:2]) == runs(SCAN["releases"][:2])
+    first, second = SCAN["releases"][:2]
+    here = use("pl.no_such_name", "PAL102", [[first, first]])
+    there = dataclasses.replace(here, path="other.py", line=9, column=4)
+    found = ranges([here, there])
+    assert found.runs_unchanged == f"JAX {first}"
+    assert found.with_pallas_compat == f"JAX {first}"  # no fill serves it elsewhere
+    assert with_shim_on([here], [first, second]) == [first]

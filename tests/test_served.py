@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import jax
 import pytest
+from packaging.version import Version
 
 from pallas_compat import facts
 from pallas_compat.facts._served import fill_releases, rename_releases, served_table
@@ -16,6 +18,12 @@ from pallas_compat.shim._fills import served_names
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
 import measure_served
+
+SCAN = json.loads(
+    (
+        Path(__file__).resolve().parent.parent / "pallas_compat" / "facts" / "release_ranges.json"
+    ).read_text()
+)
 
 
 def test_the_file_covers_every_scanned_release() -> None:
@@ -72,3 +80,31 @@ def test_old_names_the_shim_fills_in_are_served_here(module: str, name: str) -> 
 
 def test_a_name_no_release_has_and_no_fill_serves_is_not_served() -> None:
     assert not facts.shim_serves(facts.PL, "no_such_name", jax.__version__)
+
+
+def test_a_module_the_shim_has_no_namespace_for_serves_nothing() -> None:
+    newest = facts.scanned_releases()[-1]
+    assert fill_releases("jax.numpy", "sin") == []
+    assert rename_releases("jax.numpy", "sin") is None
+    assert not facts.shim_serves("jax.numpy", "sin", newest)  # JAX has it; not ours to claim
+
+
+def test_jaxs_own_names_are_served_where_the_scan_finds_them() -> None:
+    """No fill and no rename: ``pl.GridSpec`` is served exactly where JAX has it (0.4.31 on,
+    by the scan), not on 0.4.30."""
+    every = facts.scanned_releases()
+    assert fill_releases(facts.PL, "GridSpec") == []
+    spans = SCAN["locations"][f"{facts.PL}:GridSpec"]
+    assert spans == [["0.4.31", every[-1]]]
+    assert [r for r in every if facts.shim_serves(facts.PL, "GridSpec", r)] == every[1:]
+
+
+def test_a_measured_fill_is_served_on_its_measured_releases_only() -> None:
+    """``pltpu.InterpretParams``: built by code from 0.5.1 on (a private class before the
+    public one), not on 0.4.30, whatever JAX has."""
+    measured = served_table()["namespaces"]["pltpu"]["InterpretParams"]
+    assert fill_releases(facts.TPU, "InterpretParams") == measured
+    first = measured[0][0]
+    before = [r for r in facts.scanned_releases() if Version(r) < Version(first)]
+    assert before and not facts.shim_serves(facts.TPU, "InterpretParams", before[-1])
+    assert facts.shim_serves(facts.TPU, "InterpretParams", first)

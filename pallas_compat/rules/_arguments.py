@@ -77,14 +77,27 @@ def drop(edits: Edits, call: ast.Call, argument: Argument) -> None:
     edits.replace(before.end, argument.slot_end, kept)
 
 
+def after_last(argument: Argument, text: Text, written: str) -> tuple[int, str]:
+    """Where to insert, and what, so that ``written`` follows ``argument``, the call's last, in
+    the call's own layout: after ``", "`` where it has no trailing comma; where it has one and
+    the arguments stand one a line, on a line of its own after it, indented alike."""
+    gap = separator(argument, text)
+    if not has_comma(argument, text):
+        return argument.end, f", {written}"
+    newline = gap.find("\n")
+    if newline < 0:
+        return argument.slot_end, written
+    line_start = text.text.rfind("\n", 0, argument.start) + 1
+    line = text.text[line_start : argument.start]
+    indent = line if not line.strip() else line[: len(line) - len(line.lstrip())] + "    "
+    return argument.end + newline + 1, f"{indent}{written},\n"
+
+
 def with_argument(m: FixContext, call: ast.Call, written: str) -> None:
-    """``written`` as the call's last argument: after a trailing comma where the last one has
-    one (then the closing parenthesis follows), else after ``", "``."""
+    """``written`` as the call's last argument, in the call's layout (``after_last``)."""
     text = m.edits.source
     found = arguments(call, text)
     if not found:
         m.edits.insert(text.end(call) - 1, written)
-    elif has_comma(found[-1], text):
-        m.edits.insert(found[-1].slot_end, written)
     else:
-        m.edits.insert(found[-1].end, f", {written}")
+        m.edits.insert(*after_last(found[-1], text, written))

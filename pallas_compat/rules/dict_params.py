@@ -32,7 +32,7 @@ from pallas_compat.facts._table import (
     param_field_releases,
 )
 from pallas_compat.rules import _calls, _dicts
-from pallas_compat.rules._arguments import arguments, has_comma, separator
+from pallas_compat.rules._arguments import after_last, arguments, separator
 from pallas_compat.rules._context import FindContext, Finding, FixContext
 from pallas_compat.rules._rule import Example, Fix, Rule
 from pallas_compat.rules._use import Use, form_use
@@ -142,12 +142,16 @@ class ToParams:
         if cost is None:
             return
         text = m.edits.source
-        argument = next(a for a in arguments(self.call, text) if a.node is self.params)
+        found = arguments(self.call, text)
+        argument = next(a for a in found if a.node is self.params)
         moved = f"cost_estimate={m.current(cost)}"
-        if has_comma(argument, text):  # the same comma after it as after compiler_params
-            m.edits.insert(argument.slot_end, f"{moved}{separator(argument, text)}")
+        if argument is not found[-1]:  # before the next one, with the same comma after it
+            gap = separator(argument, text)
+            if "#" in gap:  # the comment stays with compiler_params; the line break follows
+                gap = "," + gap[gap.index("\n") :]
+            m.edits.insert(argument.slot_end, f"{moved}{gap}")
         else:
-            m.edits.insert(argument.end, f", {moved}")
+            m.edits.insert(*after_last(argument, text, moved))
 
 
 def as_dict(m: FixContext, value: ast.Call, backend: Backend) -> None:

@@ -5,31 +5,54 @@ module JAX no longer has is served by the shim's namespace when it is imported, 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib.abc
 import importlib.machinery
 import sys
 import types
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 #: What the import system writes on a module it creates; a served namespace keeps its own.
 _MODULE_ATTRIBUTES = ("__spec__", "__loader__", "__package__", "__path__", "__file__", "__cached__")
 
 
+_as_it_is = contextvars.ContextVar("pallas_compat_jax_as_it_is", default=False)
+
+
+@contextlib.contextmanager
+def jax_as_it_is() -> Iterator[None]:
+    """Within the block, imports find JAX's own modules only, never a served namespace: the
+    shim looks up what JAX itself has (a namespace built while ``pallas.triton`` is served
+    must not find itself there)."""
+    token = _as_it_is.set(True)
+    try:
+        yield
+    finally:
+        _as_it_is.reset(token)
+
+
+#: What a watched module runs in (``patch()``'s fills out of the way), and what is called
+#: with its name once it has run.
+Running = Callable[[], contextlib.AbstractContextManager[None]]
+Imported = Callable[[str], None]
+
+
 class PatchFinder(importlib.abc.MetaPathFinder):
     """First on ``sys.meta_path`` while patched. For a ``watched`` module it finds what the
-    other finders find, with a loader that calls ``imported(name)`` once the module has run;
-    for a ``served`` module that no other finder finds, the namespace ``served[name]()``."""
+    other finders find, with a loader that runs the module inside ``running()`` and then calls
+    ``imported(name)``; for a ``served`` module that no other finder finds, the namespace
+    ``served[name]()``."""
 
     def __init__(
         self,
         watched: frozenset[str],
         served: Mapping[str, Callable[[], types.ModuleType]],
-        imported: Callable[[str], None],
+        imported: Imported,
+        running: Running,
     ) -> None:
-        self.watched, self.served, self.imported = watched, served, imported
-        #: Served modules whose namespace is being built: building it looks for JAX's own
-        #: module of that name, which must then be found missing, not served again.
-        self.serving: set[str] = set()
+        self.watched, self.served = watched, served
+        self.imported, self.running = imported, running
 
     def find_spec(
         self,
@@ -41,11 +64,11 @@ class PatchFinder(importlib.abc.MetaPathFinder):
             return None
         spec = self.found_elsewhere(fullname, path, target)
         if spec is None:
-            if fullname in self.served and fullname not in self.serving:
+            if fullname in self.served and not _as_it_is.get():
                 return importlib.machinery.ModuleSpec(fullname, ServedLoader(self, fullname))
             return None
         if fullname in self.watched and spec.loader is not None:
-            spec.loader = ChainedLoader(spec.loader, self.imported)
+            spec.loader = ChainedLoader(spec.loader, self.imported, self.running)
         return spec
 
     def found_elsewhere(
@@ -66,10 +89,11 @@ class PatchFinder(importlib.abc.MetaPathFinder):
 
 
 class ChainedLoader(importlib.abc.Loader):
-    """JAX's own loader, then ``imported(name)``; the module keeps JAX's loader."""
+    """JAX's own loader inside ``running()``, then ``imported(name)``; the module keeps JAX's
+    loader."""
 
-    def __init__(self, loader: importlib.abc.Loader, imported: Callable[[str], None]) -> None:
-        self.loader, self.imported = loader, imported
+    def __init__(self, loader: importlib.abc.Loader, imported: Imported, running: Running) -> None:
+        self.loader, self.imported, self.running = loader, imported, running
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType | None:
         return self.loader.create_module(spec)
@@ -78,7 +102,8 @@ class ChainedLoader(importlib.abc.Loader):
         module.__loader__ = self.loader
         if module.__spec__ is not None:
             module.__spec__.loader = self.loader
-        self.loader.exec_module(module)
+        with self.running():
+            self.loader.exec_module(module)
         self.imported(module.__name__)
 
 
@@ -91,11 +116,7 @@ class ServedLoader(importlib.abc.Loader):
         self.kept: dict[str, object] = {}
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
-        self.finder.serving.add(self.name)
-        try:
-            module = self.finder.served[self.name]()
-        finally:
-            self.finder.serving.discard(self.name)
+        module = self.finder.served[self.name]()
         self.kept = {k: vars(module)[k] for k in _MODULE_ATTRIBUTES if k in vars(module)}
         return module
 

@@ -9,7 +9,7 @@ import importlib
 import sys
 import threading
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pallas_compat.facts._table import (
@@ -81,6 +81,11 @@ _on_lookup: dict[str, dict[str, Callable[[], Any]]] = {}
 #: The import hook while patched, and the modules it has filled.
 _hooks: list[PatchFinder] = []
 _filled: set[str] = set()
+#: While a JAX module runs (``running``): how deep, the fills put out of the way, and the
+#: modules to fill when it has run.
+_depth = 0
+_hidden: list[tuple[types.ModuleType, str, Any]] = []
+_queued: list[str] = []
 #: One patch or unpatch at a time: threads of a test runner or server may both call them, and
 #: a fill built while another thread installs would wrap the other's fill, not JAX's object.
 _lock = threading.RLock()
@@ -116,6 +121,7 @@ def install_all() -> None:
         watched=frozenset(NAMESPACE_OF) | PARENTS,
         served={name: functools.partial(namespace, NAMESPACE_OF[name]) for name in SERVED},
         imported=imported,
+        running=running,
     )
     sys.meta_path.insert(0, hook)
     _hooks.append(hook)
@@ -126,10 +132,14 @@ def install_all() -> None:
 
 
 def imported(name: str) -> None:
-    """``name`` is in ``sys.modules``: its fills go in once per patch, and its children that JAX
-    lacks are served when read as its attributes."""
+    """``name`` is in ``sys.modules``: its fills go in once per patch (when no JAX module is
+    still running, ``running``), and its children that JAX lacks are served when read as its
+    attributes."""
     with _lock:
         if not _hooks or name in _filled:
+            return
+        if _depth:
+            _queued.append(name)
             return
         _filled.add(name)
         module = sys.modules[name]
@@ -141,6 +151,38 @@ def imported(name: str) -> None:
         for child in SERVED:
             if child.rpartition(".")[0] == name:
                 serve_if_absent(module, child)
+
+
+@contextlib.contextmanager
+def running() -> Iterator[None]:
+    """A JAX module runs its own code against JAX as it is: every fill is out of the way while
+    it runs (0.5.3's ``pallas.gpu`` star-imports ``pallas.triton``, and would otherwise keep
+    the fills it copied after ``unpatch()``). Modules it imports in turn are filled when the
+    outermost has run. Other threads see no fills meanwhile: import JAX's modules before
+    threads use them, as one does anyway."""
+    global _depth
+    with _lock:
+        if _depth == 0:
+            while _installed:
+                module, name, previous = _installed.pop()
+                _hidden.append((module, name, vars(module).get(name, _resolve.MISSING)))
+                _resolve.unshadow(module, name, previous)
+        _depth += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _depth -= 1
+            if _depth == 0 and not _hooks:  # unpatched meanwhile: JAX is as it was already
+                _hidden.clear()
+                _queued.clear()
+            if _depth == 0:
+                while _hidden:
+                    module, name, value = _hidden.pop()
+                    install(module, name, value)
+                queued, _queued[:] = list(_queued), []
+                for name in queued:
+                    imported(name)
 
 
 def install_fills(space: Namespace, target: types.ModuleType) -> None:

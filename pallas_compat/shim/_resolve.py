@@ -13,6 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from pallas_compat.facts._table import FEATURES, Feature, Location
+from pallas_compat.shim._import_hook import jax_as_it_is
 from pallas_compat.shim._module_like import Namespace
 
 
@@ -49,6 +50,8 @@ class Resolved:
 
 
 _MISSING = object()
+#: What ``shadow`` returns where JAX had nothing at that name.
+MISSING = _MISSING
 
 #: (module, attr) -> what JAX had there before ``patch()`` (``_MISSING`` when nothing): lookups
 #: see JAX as it is, not as patched. Changed only through ``shadow`` and ``unshadow``.
@@ -97,7 +100,8 @@ def import_optional(module: str) -> ModuleType | None:
     if _holding.get() and module not in sys.modules:
         raise WouldImport(module)
     try:
-        return importlib.import_module(module)
+        with jax_as_it_is():  # JAX's module, never one patch() serves in its place
+            return importlib.import_module(module)
     except Exception:
         return None
 
