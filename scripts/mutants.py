@@ -65,6 +65,9 @@ def main() -> int:
     args = parser.parse_args()
     if args.rerun:
         shutil.rmtree(MUTANTS, ignore_errors=True)
+    # The copy is a project of its own: without a repository root there, doctor's walk would
+    # read this checkout's .gitignore, which ignores mutants/, and find nothing to test.
+    (MUTANTS / ".git").mkdir(parents=True, exist_ok=True)
     run = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs)]
     if subprocess.run(run, cwd=ROOT).returncode != 0:
         print("mutants: mutmut run failed (its output is above)", file=sys.stderr)

@@ -1,6 +1,7 @@
 """Every fact the chapter asserts for JAX 0.12.0.1, read from the snapshot (not re-derived).
 
-Expected values are the chapter's own asserts and printed outputs (shared/seeds/pallas-chapter-0.12.txt).
+Expected values are the chapter's own asserts and printed outputs (the Pallas chapter written
+against JAX 0.12.0.1).
 """
 
 from __future__ import annotations
