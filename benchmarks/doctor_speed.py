@@ -31,6 +31,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "scripts"))
 
+from revision import checked_out  # noqa: E402
 from since_reference import REFERENCE, known_to_reference  # noqa: E402
 
 FIXTURE = REPO / "tests" / "fixtures" / "migrate" / "old_kernels.py"
@@ -127,19 +128,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         old = folder / "old"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.against],
-            check=True,
-            capture_output=True,
-        )
-        try:
+        with checked_out(args.against, old):
             return compare(old, folder, args)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)],
-                check=False,
-                capture_output=True,
-            )
 
 
 def compare(old: Path, folder: Path, args: argparse.Namespace) -> int:

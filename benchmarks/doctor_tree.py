@@ -20,6 +20,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+from revision import checked_out  # noqa: E402
+
 COMMANDS = {
     "doctor": ["doctor", "--format", "json"],
     "migrate": ["migrate"],  # a dry run: the diff goes to /dev/null
@@ -51,12 +55,7 @@ def main() -> int:
     paths = [str(p.resolve()) for p in args.paths]
     with tempfile.TemporaryDirectory() as tmp:
         other = Path(tmp) / "other"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(other), args.against],
-            check=True,
-            capture_output=True,
-        )
-        try:
+        with checked_out(args.against, other):
             print(f"{'':8} {args.against:>12} {'this tree':>12}  ratio (this / other)")
             for name, command in COMMANDS.items():
                 argv = [*command, *paths, "--target", args.target]
@@ -66,12 +65,6 @@ def main() -> int:
                 }
                 ratio = runs[REPO] / runs[other]
                 print(f"{name:8} {runs[other]:11.1f}s {runs[REPO]:11.1f}s  {ratio:5.2f}x")
-        finally:
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(other)],
-                check=False,
-                capture_output=True,
-            )
     return 0
 
 

@@ -16,7 +16,6 @@ is shared: read the ratios.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from doctor_speed import REPO, measured, tree
+from revision import checked_out  # doctor_speed put scripts/ on the path
 
 #: The last revision whose migrate read files with libcst.
 BEFORE = "49ec578"
@@ -38,19 +38,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         old = folder / "old"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.against],
-            check=True,
-            capture_output=True,
-        )
-        try:
+        with checked_out(args.against, old):
             return compare(old, folder, args)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)],
-                check=False,
-                capture_output=True,
-            )
 
 
 def compare(old: Path, folder: Path, args: argparse.Namespace) -> int:

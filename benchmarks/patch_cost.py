@@ -24,6 +24,10 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+from revision import checked_out  # noqa: E402
+
 #: The last revision whose ``patch()`` imported every backend module.
 BEFORE = "02ecd07"
 
@@ -67,19 +71,8 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp) / "old"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.against],
-            check=True,
-            capture_output=True,
-        )
-        try:
+        with checked_out(args.against, old):
             before, after = measured(old, args.runs), measured(REPO, args.runs)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)],
-                check=False,
-                capture_output=True,
-            )
     import jax
 
     print(

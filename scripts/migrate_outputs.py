@@ -25,6 +25,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from fetch_ops import default_cache  # noqa: E402
+from revision import checked_out  # noqa: E402
 
 RUN = "import sys; from pallas_compat._cli import main; sys.exit(main(sys.argv[1:]))"
 
@@ -78,19 +79,8 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         other = Path(tmp) / "other"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(other), args.against],
-            check=True,
-            capture_output=True,
-        )
-        try:
+        with checked_out(args.against, other):
             write_outputs(args.out, targets, other)
-        finally:
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(other)],
-                check=False,
-                capture_output=True,
-            )
     return 0
 
 

@@ -30,6 +30,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "scripts"))
 
 from fetch_ops import default_cache  # noqa: E402
+from revision import checked_out  # noqa: E402
 
 GOLDEN = REPO / "tests" / "fixtures" / "doctor_golden.json"
 LIBCST_PATH = "0543206"
@@ -77,12 +78,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         old = Path(tmp) / "old"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "--detach", str(old), args.against],
-            check=True,
-            capture_output=True,
-        )
-        try:
+        with checked_out(args.against, old):
             done = subprocess.run(
                 [sys.executable, "-c", DUMP],
                 input=json.dumps(files()),
@@ -91,12 +87,6 @@ def main() -> int:
                 check=True,
                 env={**os.environ, "PYTHONPATH": str(old)},
                 cwd=tmp,
-            )
-        finally:
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(old)],
-                check=False,
-                capture_output=True,
             )
     found = json.loads(done.stdout)
     golden = {"reference": args.against, "uses": found}
