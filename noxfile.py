@@ -588,6 +588,31 @@ def mutants(session: nox.Session) -> None:
     session.run("python", "scripts/mutants.py", *session.posargs)
 
 
+#: The docs site's generator and checkers, pinned: a new release of one must not turn a strict
+#: build red. The site needs no JAX: its pages read the package's facts and rules only.
+DOCS_NEED = (
+    "mkdocs==1.6.1",
+    "mkdocs-material==9.8.2",
+    "mkdocstrings==1.0.8",
+    "mkdocstrings-python==2.0.11",
+    "linkchecker==10.6.0",
+    "playwright==1.65.3",
+)
+
+
+@nox.session(python=MATRIX.python_for(NEWEST), tags=["docs"])
+def docs(session: nox.Session) -> None:
+    """The documentation site: built strict into ``site/`` (a warning fails the build), its
+    links checked (local files only), then opened in Chromium (``scripts/check_site.py``)."""
+    session.install(*DOCS_NEED, "packaging", "pathspec>=0.12", "editables")
+    session.install("--no-deps", "-e", ".")
+    # Material's notice about MkDocs 2 is advice to its users, not a warning of this build.
+    session.run("mkdocs", "build", "--strict", "--clean", env={"NO_MKDOCS_2_WARNING": "1"})
+    # linkchecker follows every link of the site's files; it checks no address outside them.
+    session.run("python", "scripts/check_links.py", "site")
+    session.run("python", "scripts/check_site.py", "site")
+
+
 #: The releases the lint session's benchmarks name: their targets, and the releases whose own
 #: kernels ``gpu_routes.py`` runs.
 BENCHMARK_TARGETS = ("0.6.2", "0.12.0.1")

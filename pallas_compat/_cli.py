@@ -1,9 +1,10 @@
-"""The pallas-compat commands: doctor, migrate, rules for drifted Pallas code; matrix for tests.
+"""The pallas-compat commands: doctor, migrate, rules, rule for drifted Pallas code; matrix for
+tests.
 
 doctor and migrate read source trees; matrix runs a project's own tests on every JAX release.
 
 Exit status: 0 fine (doctor: nothing breaks on the releases checked; migrate: done, dry run or
-written; rules: listed; matrix: every run passed), 1 doctor found something that breaks or a
+written; rules, rule: printed; matrix: every run passed), 1 doctor found something that breaks or a
 file it could not read, migrate left a file it could not parse or write, ``migrate --check``
 would change a file, or a matrix run did not pass; 2 bad input (unknown path, release, rule or pyproject setting), with a one-line error.
 """
@@ -119,7 +120,8 @@ def run_doctor(args: argparse.Namespace) -> int:
     from pallas_compat.lint._doctor import doctor  # lazy: only the command asked for
     from pallas_compat.lint._options import DoctorOptions  # lazy: as above
 
-    return doctor(DoctorOptions(inputs_of(args), choice_of(args), args.format, args.report))
+    options = DoctorOptions(inputs_of(args), choice_of(args), args.format, args.report, args.docs)
+    return doctor(options)
 
 
 def run_migrate(args: argparse.Namespace) -> int:
@@ -134,6 +136,14 @@ def run_rules(args: argparse.Namespace) -> int:
     from pallas_compat.lint._rules_command import rules  # lazy: only the command asked for
 
     return rules(args.format)
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    from pallas_compat.lint._rules_command import rule  # lazy: only the command asked for
+
+    if bool(args.code) == args.all:
+        raise UsageError("rule: give one rule's code or name (PAL301), or --all")
+    return rule(args.code)
 
 
 def positive(text: str) -> int:
@@ -237,6 +247,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --format html: the API-diff page (a path that exists, or a URL) each use "
         "links into (default: the page of the pallas-compat checkout, where there is one)",
     )
+    doctor.add_argument(
+        "--docs",
+        metavar="SITE",
+        help="with --format html or sarif: the docs site (a built folder, or a URL) whose rule "
+        "pages each use links to (default: the site built in the pallas-compat checkout, where "
+        "there is one)",
+    )
     add_rule_selection(doctor)
     add_file_selection(doctor)
     doctor.set_defaults(run=run_doctor)
@@ -259,6 +276,12 @@ def build_parser() -> argparse.ArgumentParser:
     rules = commands.add_parser("rules", help="list the drift rules and what migrate fixes")
     rules.add_argument("--format", choices=("text", "json"), default="text")
     rules.set_defaults(run=run_rules)
+    rule = commands.add_parser(
+        "rule", help="print a rule's page: what changed, where, its example and fix"
+    )
+    rule.add_argument("code", nargs="?", help="the rule's code (PAL301) or name")
+    rule.add_argument("--all", action="store_true", help="every rule's page, one after another")
+    rule.set_defaults(run=run_rule)
     add_matrix(commands)
     return parser
 

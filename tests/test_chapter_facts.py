@@ -1,16 +1,26 @@
 """Every fact the chapter asserts for JAX 0.12.0.1, read from the snapshot (not re-derived).
 
-Expected values are the chapter's own asserts and printed outputs (the Pallas chapter written
-against JAX 0.12.0.1).
+The chapter is the Pallas chapter written against JAX 0.12.0.1 (not part of this repository).
+Expected values are its own asserts and printed outputs, and each test quotes the claim it
+holds the snapshot to, with its section (``claim``), word for word.
 """
 
 from __future__ import annotations
 
+import re
+import sys
 from typing import Any
 
 import pytest
 
 pytestmark = pytest.mark.chapter
+
+
+def claim(section: str, *quotes: str) -> pytest.MarkDecorator:
+    """The chapter's section and its words (as printed, or as its code asserts them) that a
+    test holds the snapshot to."""
+    return pytest.mark.chapter(section=section, claims=quotes)
+
 
 PL = "jax.experimental.pallas"
 TPU = f"{PL}.tpu"
@@ -29,16 +39,25 @@ def fields(snapshot: dict[str, Any], module: str, name: str) -> list[str]:
     return [f["name"] for f in names(snapshot, module)[name]["fields"]]
 
 
+@claim("§0", "Instead of writing code from memory, let's confirm things one at a time")
 def test_probe_run_is_clean(snapshot: dict[str, Any]) -> None:
     assert snapshot["summary"]["failed"] == {} and snapshot["summary"]["group_failures"] == {}
 
 
 # §0 probe 1: import paths and key names
+@claim(
+    "§0 Probe 1",
+    "Import paths: jax.experimental.pallas (usual alias pl), plus the backend submodules tpu, triton and mosaic_gpu",
+)
 @pytest.mark.parametrize("module", [PL, TPU, f"{PL}.triton", f"{PL}.mosaic_gpu"])
 def test_import_paths(snapshot: dict[str, Any], module: str) -> None:
     assert snapshot["modules"][module]["imports"] is True
 
 
+@claim(
+    "§0 Probe 1",
+    'must_have = ["pallas_call", "BlockSpec", "GridSpec", "program_id", "num_programs", "when", "cdiv", "ds", "CompilerParams", "CostEstimate", "debug_print", "Squeezed"]',
+)
 @pytest.mark.parametrize(
     "name",
     [
@@ -60,6 +79,10 @@ def test_must_have_names(snapshot: dict[str, Any], name: str) -> None:
     assert names(snapshot, PL)[name]["status"] == "present"
 
 
+@claim(
+    "§0 Probe 1",
+    'assert hasattr(pltpu, "InterpretParams") and hasattr(pltpu, "CompilerParams") and hasattr(pltpu, "VMEM")',
+)
 @pytest.mark.parametrize(
     ("module", "name"),
     [
@@ -74,6 +97,10 @@ def test_backend_names(snapshot: dict[str, Any], module: str, name: str) -> None
     assert names(snapshot, module)[name]["status"] == "present"
 
 
+@claim(
+    "§0 Probe 1",
+    "Names that no longer exist: {'pl.load': False, 'pl.store': False, 'pl.InterpretParams': False, 'pltpu.TPUCompilerParams': False}",
+)
 @pytest.mark.parametrize(
     ("module", "name"),
     [(PL, "load"), (PL, "store"), (PL, "InterpretParams"), (TPU, "TPUCompilerParams")],
@@ -84,6 +111,11 @@ def test_names_from_older_tutorials_are_gone(
     assert names(snapshot, module)[name]["status"] in {"absent", "removed"}
 
 
+@claim(
+    "§0 Probe 1",
+    "pallas_call parameters: ['kernel', 'out_shape', 'grid_spec', 'grid', 'in_specs', 'out_specs', 'scratch_shapes', 'input_output_aliases', 'debug', 'interpret', 'name', 'compiler_params', 'cost_estimate', 'metadata']",
+    "interpret default: False",
+)
 def test_pallas_call_signature(snapshot: dict[str, Any]) -> None:
     params = names(snapshot, PL)["pallas_call"]["signature"]
     assert [p["name"] for p in params] == [
@@ -106,6 +138,10 @@ def test_pallas_call_signature(snapshot: dict[str, Any]) -> None:
 
 
 # §0 probe 2: what interpret= accepts
+@claim(
+    "§0 Probe 2",
+    "in 0.12.0.1 the interpret argument takes three kinds of values, and all of them run on CPU",
+)
 @pytest.mark.parametrize("form", ["interpret_true", "interpret_tpu_params", "interpret_gpu_params"])
 def test_interpret_forms_all_run_on_cpu(snapshot: dict[str, Any], form: str) -> None:
     record = snapshot["behaviours"][form]
@@ -113,6 +149,7 @@ def test_interpret_forms_all_run_on_cpu(snapshot: dict[str, Any], form: str) -> 
     assert record["value"] == {"output": [10.0 + i for i in range(8)], "matches_float64": True}
 
 
+@claim("§0 Probe 2", "ValueError : Only interpret mode is supported on CPU backend.")
 def test_cpu_without_interpret_fails(snapshot: dict[str, Any]) -> None:
     err = raised(snapshot["behaviours"]["cpu_without_interpret"])
     assert (
@@ -120,6 +157,7 @@ def test_cpu_without_interpret_fails(snapshot: dict[str, Any]) -> None:
     )
 
 
+@claim("§0 Probe 2", "AttributeError : module 'jax.experimental.pallas' has no attribute 'store'")
 def test_old_load_store_kernel_fails(snapshot: dict[str, Any]) -> None:
     err = raised(snapshot["behaviours"]["old_load_store_kernel"])
     assert err == {
@@ -128,11 +166,16 @@ def test_old_load_store_kernel_fails(snapshot: dict[str, Any]) -> None:
     }
 
 
+@claim("§0 Probe 2", "for a dynamic slice use pl.ds(start, size)")
 def test_ds_halves(snapshot: dict[str, Any]) -> None:
     assert snapshot["behaviours"]["ds_halves"]["value"] == [10.0 + i for i in range(8)]
 
 
 # §1: the primitive, interpret-mode HLO, TPU cross-lowering
+@claim(
+    "§1.3",
+    "Interpret mode: the compiled HLO has only ordinary ops and a while loop, no custom-call",
+)
 def test_jaxpr_and_hlo(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["jaxpr_structure"]
     assert record["outer_primitives"] == ["pallas_call"]
@@ -140,11 +183,13 @@ def test_jaxpr_and_hlo(snapshot: dict[str, Any]) -> None:
     assert record["interpret_hlo_custom_calls"] == 0
 
 
+@claim("§1.3", "TPU lowering result: %0 = stablehlo.custom_call @tpu_custom_call(%arg0, %arg1)")
 def test_tpu_cross_lowering_emits_the_custom_call(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["lowering_api"]["trace().lower(lowering_platforms=)"]
     assert record == {"outcome": "returned", "value": {"tpu_custom_call": True}}
 
 
+@claim("§1.3", "GPU cross-lowering fails on this machine with No supported GPU devices found")
 def test_gpu_cross_lowering_needs_a_gpu(snapshot: dict[str, Any]) -> None:
     assert (
         "No supported GPU devices found"
@@ -153,6 +198,10 @@ def test_gpu_cross_lowering_needs_a_gpu(snapshot: dict[str, Any]) -> None:
 
 
 # §2: kernel conventions
+@claim(
+    "§2.1",
+    "Wrong: the kernel returns its result (like an ordinary function) instead of writing it into the output Ref",
+)
 def test_kernel_must_return_none(snapshot: dict[str, Any]) -> None:
     err = raised(snapshot["behaviours"]["kernel_returns_value"])
     assert (
@@ -161,6 +210,10 @@ def test_kernel_must_return_none(snapshot: dict[str, Any]) -> None:
     )
 
 
+@claim(
+    "§2.1",
+    "Correct: always pass arrays in as inputs (Python scalars may be captured by closure; they're treated as compile-time constants)",
+)
 def test_kernel_must_not_capture_arrays(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["kernel_captures_constant"]
     err = raised(record["array_constant"])
@@ -171,6 +224,10 @@ def test_kernel_must_not_capture_arrays(snapshot: dict[str, Any]) -> None:
     assert record["python_scalar_and_weight_input_correct"] is True
 
 
+@claim(
+    "§2.2",
+    'Wrong: index_map returns an "element offset" instead of a "block index" — no error, silently wrong results',
+)
 def test_element_offset_index_map_is_silently_wrong(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["index_map_element_offsets"]
     assert record["wrong_elements"] == 32 and record["outputs_16_to_19"] == [
@@ -183,6 +240,7 @@ def test_element_offset_index_map_is_silently_wrong(snapshot: dict[str, Any]) ->
 
 
 # §3: the interpreters
+@claim("§3.1", "The callback's actual signature is (token, grid_point, core_id) -> token")
 def test_grid_visit_order_and_recorder_arity(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["grid_point_recorder"]
     assert record["three_args"]["visit_order"] == [[i, j] for i in range(2) for j in range(3)]
@@ -190,6 +248,7 @@ def test_grid_visit_order_and_recorder_arity(snapshot: dict[str, Any]) -> None:
     assert record["two_args"]["outcome"] == "raised"
 
 
+@claim("§3.2", 'Out-of-bounds blocks: you read "garbage", which is NaN in interpret mode')
 def test_padding_is_nan_and_elementwise_is_unaffected(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["padding_read_past_end"]
     assert record["last_block_read"]["value"] == {
@@ -199,6 +258,14 @@ def test_padding_is_nan_and_elementwise_is_unaffected(snapshot: dict[str, Any]) 
     assert record["elementwise_on_ragged_length"]["value"] is True
 
 
+@claim(
+    "§3.4",
+    'uninitialized_memory="nan" (default) / "zero"',
+    'out_of_bounds_reads="raise" (default)',
+    "detect_races=True",
+    "num_cores_or_threads",
+    "you call pltpu.reset_tpu_interpret_mode_state() before using it again in the same process",
+)
 def test_simulator_parameters(snapshot: dict[str, Any]) -> None:
     params = {
         f["name"]: f.get("default") for f in names(snapshot, TPU)["InterpretParams"]["fields"]
@@ -208,17 +275,26 @@ def test_simulator_parameters(snapshot: dict[str, Any]) -> None:
     assert names(snapshot, TPU)["reset_tpu_interpret_mode_state"]["status"] == "present"
 
 
+@claim(
+    "§3.4",
+    'pl.debug_print("pid={}", pl.program_id(0)). It works in interpret mode (tested: one line per program)',
+)
 def test_debug_print_prints_once_per_program(snapshot: dict[str, Any]) -> None:
     assert snapshot["behaviours"]["debug_print"]["lines"] == ["pid=0", "pid=1", "pid=2"]
 
 
 # §4: advanced kernels
+@claim(
+    "§4.1",
+    "Wrong: testing program_id with a Python if — it's a tracer at tracing time and can't be converted to bool",
+)
 def test_python_if_on_program_id(snapshot: dict[str, Any]) -> None:
     err = raised(snapshot["behaviours"]["python_if_on_program_id"])
     assert err["type"] == "jax.errors.TracerBoolConversionError"
     assert err["first_line"] == "Attempted boolean conversion of traced array with shape bool[]."
 
 
+@claim("§4.1", "Wrong: forgetting to zero at k == 0 and just doing +=")
 def test_missing_accumulator_init(snapshot: dict[str, Any]) -> None:
     assert snapshot["behaviours"]["accumulator_without_init_interpret"]["nan_fraction"] == 1.0
     record = snapshot["behaviours"]["uninitialized_memory"]
@@ -229,16 +305,27 @@ def test_missing_accumulator_init(snapshot: dict[str, Any]) -> None:
     )
 
 
+@claim(
+    "§4.1",
+    "Request a float32 on-chip scratch area with scratch_shapes=[pltpu.VMEM((bm, bn), jnp.float32)]",
+)
 def test_vmem_scratch_works_in_interpret_mode(snapshot: dict[str, Any]) -> None:
     value = snapshot["behaviours"]["vmem_scratch_in_interpret"]["value"]
     assert value == {"dtype": "bfloat16", "max_rel_err_below_2^-7": True}
 
 
+@claim(
+    "§4.4", 'compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "arbitrary"))'
+)
 def test_dimension_semantics_accepted_in_interpret_mode(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["dimension_semantics_in_interpret"]
     assert record["compiler_params"] == "CompilerParams" and record["value"]["within"] is True
 
 
+@claim(
+    "§4.4",
+    'Wrong: the reduction dim is the first grid dim — the same output block is visited "non-consecutively"',
+)
 def test_revisited_block(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["revisited_block_detection"]
     assert record["interpret_true_wrong_order"]["within"] is True  # right by luck
@@ -257,6 +344,7 @@ def test_revisited_block(snapshot: dict[str, Any]) -> None:
 
 
 # §5: transformations
+@claim("§5.1", "block sizes must be Python integers, not tracers")
 def test_jit_needs_static_block_sizes(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["jit_block_sizes"]
     err = raised(record["traced"])
@@ -269,6 +357,10 @@ def test_jit_needs_static_block_sizes(snapshot: dict[str, Any]) -> None:
     )
 
 
+@claim(
+    "§5.2",
+    "JAX's batching rule adds a dimension at the front of the grid and inserts a squeezed dimension (Squeezed) at the front of each BlockSpec's block shape",
+)
 def test_vmap_adds_a_grid_dimension(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["vmap_grid_and_block"]
     assert (
@@ -278,6 +370,10 @@ def test_vmap_adds_a_grid_dimension(snapshot: dict[str, Any]) -> None:
     assert snapshot["behaviours"]["vmap_in_axes_none"]["within"] is True
 
 
+@claim(
+    "§5.3",
+    'Reverse mode already fails at the "linearize" step (before it ever reaches transposition)',
+)
 def test_reverse_mode_fails_at_linearize(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["grad_direct"]
     for transform in ("grad", "linearize"):
@@ -288,12 +384,20 @@ def test_reverse_mode_fails_at_linearize(snapshot: dict[str, Any]) -> None:
         )
 
 
+@claim(
+    "§5 summary",
+    "The primitive has no partial eval or transpose rule, so it fails at the linearize step",
+)
 def test_autodiff_rules(snapshot: dict[str, Any]) -> None:
     rules = snapshot["autodiff"]["rules"]
     assert rules["has_jvp"] and not rules["has_partial_eval"] and not rules["has_transpose"]
     assert snapshot["autodiff"]["grad_check"]["grad_works"] is False
 
 
+@claim(
+    "§5.3",
+    "tangents for only some inputs (ValueError: safe_zip() ...); a kernel that uses program_id",
+)
 def test_jvp_rule_is_fragile(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["jvp_direct"]
     assert record["simple"]["value"]["within"] is True
@@ -302,6 +406,7 @@ def test_jvp_rule_is_fragile(snapshot: dict[str, Any]) -> None:
     assert raised(record["uses_program_id"])["type"] == "AssertionError"
 
 
+@claim("§5.3", "Correct: custom_vjp, with both forward and backward as Pallas kernels")
 def test_custom_vjp_with_a_pallas_backward(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["custom_vjp"]
     for key in ("grad_vs_float64", "jit_grad_vs_float64", "vmap_grad"):
@@ -316,6 +421,10 @@ def test_custom_vjp_with_a_pallas_backward(snapshot: dict[str, Any]) -> None:
 
 
 # §6: TPU rules, compiler params, hardware table
+@claim(
+    "§6.1",
+    "the last two dimensions of a block shape must be divisible by 8 and 128 respectively, or equal the full size of the corresponding array dimension",
+)
 @pytest.mark.parametrize(
     ("block", "lowers"),
     [
@@ -337,12 +446,18 @@ def test_tpu_block_shape_rule(snapshot: dict[str, Any], block: str, lowers: bool
         )
 
 
+@claim(
+    "§6.1",
+    "On this machine a bf16 (8, 128) block passes lowering",
+    "Cross-lowering 1-D blocks on this machine requires specifying a concrete TPU model (the error message suggests jax.sharding.use_abstract_mesh)",
+)
 def test_bf16_block_lowers_and_1d_needs_a_chip(snapshot: dict[str, Any]) -> None:
     record = snapshot["behaviours"]["tpu_block_shape_narrow_and_1d"]
     assert record["bf16_8x128"]["lowers"] is True
     assert "jax.sharding.use_abstract_mesh" in record["1d_1024_of_2048"]["error"]["message"]
 
 
+@claim("§6.2", "pallas_call(compiler_params=...) takes a backend-specific dataclass")
 def test_compiler_params(snapshot: dict[str, Any]) -> None:
     behaviours = snapshot["behaviours"]
     tpu = behaviours["compiler_params_tpu"]["value"]
@@ -379,10 +494,18 @@ def test_compiler_params(snapshot: dict[str, Any]) -> None:
     )
 
 
+@claim(
+    "§6.2",
+    "bf16 matmul with dimension_semantics / vmem_limit_bytes: TPU lowering succeeded (not executed)",
+)
 def test_bf16_matmul_with_compiler_params_lowers(snapshot: dict[str, Any]) -> None:
     assert snapshot["behaviours"]["tpu_lowering_bf16_matmul"]["value"]["tpu_custom_call"] is True
 
 
+@claim(
+    "§6.3",
+    "Estimates from the TPU hardware table that ships with 0.12 (pure arithmetic, runs on this machine; numbers come from pltpu.get_tpu_info_for_chip)",
+)
 @pytest.mark.parametrize(
     ("chip", "vmem_mib", "hbm_gbps", "bf16_tflops", "mxu"),
     [
@@ -403,11 +526,13 @@ def test_tpu_hardware_table(
     assert info["mxu_column_size"] == mxu
 
 
+@claim("§6.3", "CostEstimate and input_output_aliases can be passed in interpret mode too")
 def test_cost_estimate_and_aliases(snapshot: dict[str, Any]) -> None:
     assert snapshot["behaviours"]["cost_estimate_and_aliases"]["value"] == {"correct": True}
 
 
 # Where the features resolve on the chapter's release
+@claim("§0 Probe 2", "Note that it lives in the pltpu submodule; it is not pl.InterpretParams.")
 @pytest.mark.parametrize(
     ("feature", "spelling"),
     [
@@ -422,3 +547,18 @@ def test_features_resolve_to_the_modern_spelling(
 ) -> None:
     record = snapshot["features"][feature]
     assert record["status"] == "current" and record["resolves_to"] == spelling
+
+
+def test_every_fact_names_its_section_and_quotes_the_chapter() -> None:
+    module = sys.modules[__name__]
+    facts = {
+        n: f
+        for n, f in vars(module).items()
+        if n.startswith("test_")
+        and f is not test_every_fact_names_its_section_and_quotes_the_chapter
+    }
+    for name, test in facts.items():
+        quoted = [m for m in getattr(test, "pytestmark", []) if m.name == "chapter" and m.kwargs]
+        assert len(quoted) == 1, f"{name} quotes no claim of the chapter"
+        assert re.fullmatch(r"§\d(\.\d)?( Probe \d| summary)?", quoted[0].kwargs["section"]), name
+        assert quoted[0].kwargs["claims"] and all(quoted[0].kwargs["claims"]), name

@@ -1,7 +1,7 @@
 """The package's rooms and floors: each room imports only the rooms below it, no module is in
 an import circle, and a module imports another inside a function only to be fast (and says so).
 
-The floors, bottom up (the README's Layout says the same):
+The floors, bottom up (docs/contributing.md, Layout, says the same):
 
 - ``facts``, and the one-job helpers (``_cpus``, ``_file_writes``, ``_not_project_code``,
   ``_usage``, ``_version``): nothing of the package;

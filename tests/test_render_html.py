@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pallas_compat._cli import main
-from pallas_compat.lint import _render_html
+from pallas_compat.lint import _docs_site, _render_html
 from pallas_compat.lint._render_html import page
 from pallas_compat.lint._report import Finding, Report, RunsOn, Summary
 from pallas_compat.rules._use import Use, UseState
@@ -86,7 +86,30 @@ def test_without_a_page_the_uses_are_listed_unlinked(
 ) -> None:
     """Installed from a wheel there is no checkout page: no dead link, and how to link."""
     monkeypatch.setattr(_render_html, "CHECKOUT_PAGE", tmp_path / "none.html")
+    monkeypatch.setattr(_docs_site, "CHECKOUT_SITE", tmp_path / "no-site")
     main(["doctor", str(kernel(tmp_path)), "--format", "html"])
     out = capsys.readouterr().out
     assert "href=" not in out and "pass --report PAGE" in out
     assert "Where each file runs" in out
+
+
+def test_each_rule_links_to_its_page_in_the_docs_site(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    site = tmp_path / "site"
+    (site / "rules").mkdir(parents=True)
+    main(["doctor", str(kernel(tmp_path)), "--format", "html", "--docs", str(site)])
+    link = f'<a href="{site.as_uri()}/rules/PAL301.html">PAL301 masked-load-store</a>'
+    assert link in capsys.readouterr().out
+    monkeypatch.setattr(_docs_site, "CHECKOUT_SITE", site)  # a checkout with its site built
+    main(["doctor", str(kernel(tmp_path)), "--format", "html"])
+    assert link in capsys.readouterr().out
+
+
+def test_a_docs_site_that_is_not_there_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["doctor", str(kernel(tmp_path)), "--format", "html", "--docs", str(tmp_path)]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "not a built pallas-compat docs site" in err and err.count("\n") == 1

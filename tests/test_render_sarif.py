@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from pallas_compat._cli import main
-from pallas_compat.rules import RULES
+from pallas_compat.lint import _docs_site
+from pallas_compat.lint._rule_page import page
+from pallas_compat.rules import RULES, masked_access
 
 SOURCE = "from jax.experimental import pallas as pl\nx = pl.load(r, (0,))\ni = pl.program_id(0)\n"
 
@@ -34,3 +36,25 @@ def test_the_log_names_each_rule_and_locates_each_result(
     assert main(["doctor", str(path), "--target", "0.12.0.1", "--format", "sarif"]) == 1
     (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
     assert result["level"] == "error" and "breaks on 0.12.0.1" in result["message"]["text"]
+
+
+def test_each_rule_carries_its_page_and_links_to_it_where_a_site_is_known(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "k.py"
+    path.write_text(SOURCE)
+    monkeypatch.setattr(_docs_site, "CHECKOUT_SITE", tmp_path / "no-site")
+    main(["doctor", str(path), "--target", "0.12.0.1", "--format", "sarif"])
+    rules = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]["rules"]
+    masked = next(r for r in rules if r["id"] == "PAL301")
+    assert masked["help"]["markdown"] == page(masked_access)  # what `pallas-compat rule` prints
+    assert not any("helpUri" in r for r in rules)  # no site to link to
+    site = tmp_path / "site"
+    (site / "rules").mkdir(parents=True)
+    main(["doctor", str(path), "--target", "0.12.0.1", "--format", "sarif", "--docs", str(site)])
+    rules = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]["rules"]
+    assert [r["helpUri"] for r in rules] == [f"{site.as_uri()}/rules/{r.code}.html" for r in RULES]
+    url = "https://docs.example.org/pallas-compat/"
+    main(["doctor", str(path), "--target", "0.12.0.1", "--format", "sarif", "--docs", url])
+    rules = json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[0]["helpUri"] == f"{url}rules/{RULES[0].code}.html"

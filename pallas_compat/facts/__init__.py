@@ -17,7 +17,13 @@ from pallas_compat.facts._registry import (
     moved_members,
     renames,
 )
-from pallas_compat.facts._served import SERVED_KEYWORDS, fill_releases, rename_releases, shim_serves
+from pallas_compat.facts._served import (
+    SERVED_KEYWORDS,
+    fill_releases,
+    rename_releases,
+    served_names,
+    shim_serves,
+)
 from pallas_compat.facts._table import (
     ALIASES,
     BACKENDS,
@@ -117,6 +123,7 @@ __all__ = [
     "rename_releases",
     "renames",
     "scanned_releases",
+    "served_names",
     "shim_serves",
     "watched_names",
     "works_in",

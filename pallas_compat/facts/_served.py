@@ -50,6 +50,16 @@ def served_table() -> ServedTable:
     return table
 
 
+def served_names() -> dict[str, dict[str, Spans]]:
+    """Namespace alias -> each name the shim fills in -> the releases it serves it on: the
+    fills built by code as measured, then every spelling of a rename as derived. What the docs'
+    table of served names is made from."""
+    found = {alias: dict(names) for alias, names in served_table()["namespaces"].items()}
+    for (alias, name), spans in registry().rename_releases.items():
+        found.setdefault(alias, {}).setdefault(name, spans)
+    return found
+
+
 def rename_releases(module: str, name: str) -> Spans | None:
     """The releases on which the shim serves ``module.name`` as a spelling of a renamed or
     moved API: every release that has one of its spellings. None when it is no such spelling."""

@@ -10,6 +10,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from pallas_compat.lint import _runs_on
 from pallas_compat.lint._analysis import analysis_of
+from pallas_compat.lint._docs_site import docs_url
 from pallas_compat.lint._finder import UseState
 from pallas_compat.lint._inputs import python_sources
 from pallas_compat.lint._noqa import silenced
@@ -100,20 +101,22 @@ def own_version() -> str:
 
 
 def doctor(options: DoctorOptions) -> int:
-    url = None
+    url = site = None
     form = options.format
     if form == "html":  # a page that is not there is refused before any file is read
         url = report_url(options.report)
+    if form in ("html", "sarif"):
+        site = docs_url(options.docs)
     report = collect(options.inputs, settings(options.inputs.paths, options.choice))
     if form == "json":
         out = json.dumps(report.as_json(), indent=1) + "\n"
     elif form == "html":
-        out = page(report, url)
+        out = page(report, url, site)
     elif form == "github":
         out = "".join(f"{line}\n" for line in workflow_commands(report))
         print(text(report).splitlines()[-1], file=sys.stderr)
     elif form == "sarif":
-        out = sarif(report, own_version())
+        out = sarif(report, own_version(), site)
     else:
         out = text(report)
     sys.stdout.write(out)

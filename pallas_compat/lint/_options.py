@@ -53,6 +53,8 @@ class DoctorOptions:
     format: str = "text"
     #: The API-diff page an HTML report links into.
     report: str | None = None
+    #: The docs site whose rule pages HTML and SARIF link to.
+    docs: str | None = None
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ report that tells when its API came and went. One self-contained page; every str
 The links point at the page by an absolute address (a ``file:`` URI for a path), so they work
 wherever the output is saved: ``--report PAGE`` (a path that must exist, or a URL), else the
 page of the pallas-compat checkout doctor runs from; installed from a wheel, without either,
-the uses are listed unlinked and the page says how to link them.
+the uses are listed unlinked and the page says how to link them. Each rule links to its page
+of the docs site, where there is one (``_docs_site``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from pallas_compat._usage import UsageError
 from pallas_compat.facts._anchors import anchor_for
+from pallas_compat.lint._docs_site import rule_url
 from pallas_compat.lint._report import FileRuns, Report
 from pallas_compat.rules._use import UseState
 
@@ -56,8 +58,16 @@ def api_cell(api: str, url: str | None) -> str:
     return f'<td><a href="{html.escape(link)}">{html.escape(api)}</a></td>'
 
 
-def page(report: Report, report_url: str | None) -> str:
-    """``report`` as one page; ``report_url`` the API-diff page to link into."""
+def rule_cell(code: str, name: str, site: str | None) -> str:
+    text = f"{html.escape(code)} {html.escape(name)}"
+    if site is None:
+        return f"<td>{text}</td>"
+    return f'<td><a href="{html.escape(rule_url(site, code))}">{text}</a></td>'
+
+
+def page(report: Report, report_url: str | None, site: str | None = None) -> str:
+    """``report`` as one page; ``report_url`` the API-diff page to link into, ``site`` the
+    docs site whose rule pages the rules link to."""
     summary = report.summary
     rows = []
     for finding in report.findings:
@@ -66,7 +76,7 @@ def page(report: Report, report_url: str | None) -> str:
         rows.append(
             "<tr>"
             f"<td>{html.escape(use.path)}:{use.line}:{use.column}</td>"
-            f"<td>{html.escape(use.code)} {html.escape(finding.rule)}</td>"
+            + rule_cell(use.code, finding.rule, site)
             + api_cell(use.api, report_url)
             + f"<td>{html.escape(finding.works_in)}</td>"
             f'<td class="{tone}">{html.escape(finding.verdict)}</td>'
