@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import warnings
 
 import pytest
@@ -201,3 +202,51 @@ def test_a_function_dropped_for_a_method_is_served_by_what_refs_have(
     else:
         with pytest.raises(PallasCompatError, match="transpose_ref"):
             build()
+
+
+
+def imported(module: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            return False
+    return True
+
+
+#: Each namespace and the JAX module it stands for, where this JAX has that module (``jax.util``
+#: gone, ``pallas_compat.jax_util`` serves old names from elsewhere, each warning: no native).
+WRAPPED = {
+    alias: modules[0] for alias, (modules, _) in _fills.NAMESPACES.items() if imported(modules[0])
+}
+#: Callables served wrapped even where JAX has them, as the shim's docs say: masked loads and
+#: stores whose block overhangs the array, atomics on a 0-d ref in interpret mode, and
+#: ``pl.loop`` with the newest keywords (``step=`` from 0.9, ``init_carry=`` from 0.12).
+WRAPPED_CALLABLES = {"load", "store", "swap", "loop"} | {
+    f"atomic_{op}" for op in ("add", "and", "cas", "max", "min", "or", "xchg", "xor")
+}
+
+
+@pytest.mark.release
+@pytest.mark.parametrize(("alias", "home"), sorted(WRAPPED.items()))
+def test_where_jax_has_a_filled_name_the_namespace_gives_jax_s_own_object(
+    alias: str, home: str
+) -> None:
+    """Native first: a fill stands in only where the installed JAX lacks the name (JAX asked
+    directly, not the shim's resolver). Adapters (``pallas_call``, ``BlockSpec``, the params
+    classes, ...) wrap JAX's own object on purpose and are left out."""
+    from pallas_compat.shim._patch import adapters
+
+    space = _namespaces.namespace(alias)
+    wrong = []
+    for name in fills_of(space):
+        own = jax_object(home, name)
+        if own is None or name in adapters() or name in WRAPPED_CALLABLES:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            served = getattr(space, name)
+        if served is not own:
+            wrong.append(name)
+    assert wrong == [], f"pallas_compat.{alias} serves its own object where JAX has one"

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 import types
+import warnings
 from pathlib import Path
 
 import jax
@@ -15,6 +16,8 @@ import numpy as np
 import pytest
 
 import pallas_compat
+from pallas_compat.facts import NAMESPACE_OF
+from pallas_compat.shim import _patch, _warnings
 
 #: Every module ``patch()`` may touch, written out here (not taken from the code under test):
 #: the Pallas modules, Mosaic GPU, the modules outside Pallas old kernels import, their parents.
@@ -470,3 +473,68 @@ def test_patch_imports_nothing_and_leaves_jax_own_warnings_to_jax() -> None:
     else:
         assert native["outcome"] == "ModuleNotFoundError"
         assert patched["outcome"] == "pallas_compat pallas_compat.pltriton"
+
+
+@pytest.mark.parametrize("name", OUTSIDE)
+def test_a_module_outside_pallas_is_an_attribute_of_its_parent_under_patch(name: str) -> None:
+    """Old code also reaches these as attributes (``jax.util.safe_zip`` after ``import jax``),
+    with no import of its own: where the release lacks one, ``patch()`` serves it there too."""
+    parent_name, _, attr = name.rpartition(".")
+    parent = importlib.import_module(parent_name)
+    before = importable(name)
+    if not before:
+        sys.modules.pop(name, None)  # what the failed import attempt left
+    pallas_compat.patch(warn=False)
+    try:
+        module = getattr(parent, attr)  # no import statement: the parent's attribute
+        assert module.__name__ in (name, f"pallas_compat.{NAMESPACE_OF[name]}")
+        with pytest.raises(AttributeError, match=f"has no attribute 'no_such_{attr}'"):
+            getattr(parent, f"no_such_{attr}")
+    finally:
+        pallas_compat.unpatch()
+    if not before:
+        sys.modules.pop(name, None)
+        assert attr not in vars(parent)  # unpatch takes the served module off its parent
+    assert importable(name) is before
+
+
+def test_warn_false_quiets_the_old_spellings_until_unpatch() -> None:
+    """``patch(warn=False)`` silences the back-fills' warnings; ``unpatch()`` gives them back."""
+    pallas_compat.patch(warn=False)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _warnings.warn_once("test-quiet-under-patch", "an old spelling")
+        assert caught == []
+    finally:
+        pallas_compat.unpatch()
+    with pytest.warns(pallas_compat.PallasCompatDeprecationWarning, match="an old spelling"):
+        _warnings.warn_once("test-quiet-after-unpatch", "an old spelling")
+
+
+def test_the_hook_runs_before_every_other_finder_and_leaves_with_unpatch() -> None:
+    """JAX's modules must be filled as they are imported, whoever else finds modules."""
+    pallas_compat.patch(warn=False)
+    try:
+        hook = sys.meta_path[0]
+        assert type(hook).__name__ == "PatchFinder" and _patch.patched()
+    finally:
+        pallas_compat.unpatch()
+    assert hook not in sys.meta_path and not _patch.patched()
+
+
+def test_patch_before_jax_is_imported_installs_one_hook() -> None:
+    """A ``sitecustomize`` calls ``patch()`` before the program imports any Pallas module:
+    nothing is filled yet, and a second ``patch()`` must still see the first."""
+    script = (
+        "import sys, pallas_compat\n"
+        "pallas_compat.patch(); pallas_compat.patch()\n"
+        "hooks = [f for f in sys.meta_path if type(f).__name__ == 'PatchFinder']\n"
+        "assert 'jax.experimental.pallas' not in sys.modules and len(hooks) == 1, hooks\n"
+        "from jax.experimental.pallas import tpu\n"
+        "assert tpu.CompilerParams and tpu.TPUCompilerParams\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
+    assert done.returncode == 0, done.stderr
