@@ -204,7 +204,6 @@ def test_a_function_dropped_for_a_method_is_served_by_what_refs_have(
             build()
 
 
-
 def imported(module: str) -> bool:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
