@@ -192,3 +192,47 @@ def test_a_key_no_release_knows_is_named_with_what_to_do(key: str, says: str) ->
         if u.code == "PAL204"
     ]
     assert params.hint.endswith(says), params.hint
+
+
+@pytest.mark.any_release
+@pytest.mark.parametrize(
+    ("params", "write"),
+    [
+        ("{'mosaic': {'bogus_field': 1}}", "pltpu.CompilerParams(...)"),
+        ("{'mosaic_gpu': {'bogus_field': 1}}", "plgpu.CompilerParams(...)"),
+    ],
+)
+def test_a_dict_migrate_cannot_turn_into_params_gets_the_note_of_its_own_backend(
+    params: str, write: str
+) -> None:
+    """A field no release's params take cannot be carried over: migrate leaves the dict and
+    says what to write, for the backend the dict names (a Mosaic GPU dict is not TPU's)."""
+    line = f"f = pl.pallas_call(k, out_shape=s, compiler_params={params})\n"
+    out = migrate_source("from jax.experimental import pallas as pl\n" + line, "0.12.0.1")
+    note = "dict compiler_params are not taken by JAX 0.12.0.1: compiler_params="
+    assert out.endswith(f"{line[:-1]}  {MARKER} {note}{write}\n")
+
+
+@pytest.mark.any_release
+def test_a_cost_estimate_leaves_the_comment_with_compiler_params() -> None:
+    """A comment after ``compiler_params`` stays on its line; the moved ``cost_estimate`` is
+    the next argument, on a line of its own."""
+    source = """\
+from jax.experimental import pallas as pl
+
+
+def f(k, x, extra):
+    return pl.pallas_call(
+        k,
+        compiler_params={'mosaic': {'cost_estimate': extra}},  # tuned
+        out_shape=x,
+    )(x)
+"""
+    assert migrate_source(source, "0.12.0.1").endswith("""\
+    return pl.pallas_call(
+        k,
+        compiler_params=pltpu.CompilerParams(),  # tuned
+        cost_estimate=extra,
+        out_shape=x,
+    )(x)
+""")

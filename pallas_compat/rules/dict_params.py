@@ -131,10 +131,10 @@ class ToParams:
         made = params_call(m, literal, has_cost=self.has_cost)
         if made is None:
             made = params_at_run_time(m, self.entries)
-        if made is None:
+        if made is None:  # the advice of the dict's one backend (a Mosaic GPU dict: plgpu's)
+            key = self.entries[0][0] if len(self.entries) == 1 else ""
             m.mark(
-                f"dict compiler_params are not taken by JAX {m.target}: "
-                f"{dict_params_form(literal[0] if literal else '')[1]}"
+                f"dict compiler_params are not taken by JAX {m.target}: {dict_params_form(key)[1]}"
             )
             return
         written, cost = made
