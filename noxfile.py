@@ -579,13 +579,25 @@ def refresh_matrix(session: nox.Session) -> None:
     session.run("python", "scripts/refresh_matrix.py", *session.posargs)
 
 
+#: The mutated copy imports its switch from mutmut: one version, so the copy and the runner agree.
+MUTMUT = "mutmut==3.8.1"
+
+
 @nox.session(python=MATRIX.python_for(NEWEST), tags=["mutants"])
 def mutants(session: nox.Session) -> None:
-    """Opt-in, not CI: mutmut over the modules ``[tool.mutmut]`` names, with the tests that
-    cover them, on the newest release; the kill rate of each module and the survivors
-    (``scripts/mutants.py``; ``nox -s mutants -- --rerun`` starts afresh)."""
-    install_jax(session, NEWEST, also=["mutmut==3.8.1", *OPS_NEED, *LIBRARY_NEEDS])
+    """Opt-in, not CI: mutmut over the modules ``[tool.mutmut]`` names on the newest release,
+    then its survivors again in fresh processes; the kill rate of each module and what is
+    left alive (``scripts/mutants.py``; ``nox -s mutants -- --rerun`` starts afresh)."""
+    install_jax(session, NEWEST, also=[MUTMUT, *OPS_NEED, *LIBRARY_NEEDS])
     session.run("python", "scripts/mutants.py", *session.posargs)
+
+
+@nox.session(python=MATRIX.python_for(OLDEST), tags=["mutants"])
+def mutants_older(session: nox.Session) -> None:
+    """Opt-in, after ``mutants``: what is still alive, against the tests on the oldest release,
+    which take the branches only old releases take."""
+    install_jax(session, OLDEST, also=[MUTMUT, *OPS_NEED, *LIBRARY_NEEDS])
+    session.run("python", "scripts/mutants.py", "--recheck-only", *session.posargs)
 
 
 #: The docs site's generator and checkers, pinned: a new release of one must not turn a strict

@@ -1,13 +1,22 @@
-"""How many deliberate bugs the tests catch: mutmut over the modules ``[tool.mutmut]`` names in
-pyproject.toml, then the kill rate of each module and every mutant that survived.
+"""How many deliberate bugs the tests catch: mutmut over the modules ``[tool.mutmut]`` names,
+then every mutant it left alive or never ran again, each in a fresh process against the test
+modules ``TESTS`` names, then the kill rate of each module and the mutants that survived both.
 
-    python scripts/mutants.py [--jobs N] [--rerun]
+    python scripts/mutants.py [--jobs N] [--rerun] [--recheck-only]
 
-``nox -s mutants`` runs it (opt-in, not CI: minutes per module). mutmut copies the project into
-``mutants/`` and keeps its verdicts there, so a second run tests only what changed (``--rerun``
-starts afresh). A mutant counts as killed when a test failed or timed out on it; the rate is
-killed over all mutants that had a test to run (``no tests`` is reported on its own). Exit
-status 0, or 1 where a module's rate is below ``TARGET``.
+``nox -s mutants`` runs it on the newest JAX, ``nox -s mutants_older`` (``--recheck-only``) on
+the oldest, whose tests take the branches only old releases take. Opt-in, not CI: about an
+hour. Two passes because mutmut's choice of tests misses code here: it gives each mutant the
+tests that called its function while the suite ran, and the shim builds its namespaces while
+``pallas_compat`` is imported, before any test starts (those mutants ran against unrelated
+tests, or none); for the rules its choice includes the corpus test, 80 s a mutant. The second
+pass switches each mutant on with mutmut's own ``MUTANT_UNDER_TEST`` in a process that imports
+the mutated copy afresh, and keeps each kill, with the JAX release that made it, in
+``mutants/rechecked.json`` (a kill stands while its function's mutmut hash is unchanged).
+
+mutmut copies the project into ``mutants/`` and keeps its verdicts there, so a second run tests
+only what changed; ``--rerun`` starts afresh. The rate is killed over all the module's mutants.
+Exit status 0, 1 where a module's rate is below ``TARGET``, 2 where the tests fail unmutated.
 """
 
 from __future__ import annotations
@@ -18,75 +27,193 @@ import os
 import shutil
 import subprocess
 import sys
-from collections import Counter
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = ROOT / "mutants"
+RECORD = MUTANTS / "rechecked.json"
 #: The least share of mutants each module's tests must kill.
 TARGET = 0.85
-#: mutmut's exit codes of a mutant's test run, as it reads them (``mutmut/stats.py``).
-KILLED = {1, 3, 36, 24, -24, 152, 255}  # failed, internal error, timeouts
-SURVIVED = {0}
-NO_TESTS = {5, 33}
+#: mutmut's exit codes of a mutant's test run that mean a test caught it (``mutmut/stats.py``:
+#: failed, internal error, timeouts).
+KILLED = {1, 3, 36, 24, -24, 152, 255}
+
+_SHIM = (
+    "tests/test_fills.py",
+    "tests/test_namespace.py",
+    "tests/test_resolve.py",
+    "tests/test_shim_imports.py",
+    "tests/test_served.py",
+    "tests/test_facade.py",
+    "tests/test_one_table_entry.py",
+    "tests/test_mosaic_gpu_fills.py",
+    "tests/test_tpu_info.py",
+    "tests/test_compiler_params.py",
+    "tests/test_block_spec.py",
+    "tests/test_block_spec_subclass.py",
+    "tests/test_warnings.py",
+    "tests/test_load_store.py",
+    "tests/test_pallas_call.py",
+    "tests/test_interpret.py",
+    "tests/test_atomic_ops.py",
+    "tests/test_for_loop_local.py",
+    "tests/test_masked.py",
+)
+_RULES = ("tests/test_rules.py", "tests/test_finder.py", "tests/test_migrate.py")
+#: Each mutated module's tests for the second pass, the quickest first (a kill stops the run).
+TESTS: dict[str, tuple[str, ...]] = {
+    "pallas_compat/shim/_patch.py": (
+        "tests/test_pytest_plugin.py",
+        "tests/test_patch.py",
+        "tests/test_fills.py",
+    ),
+    "pallas_compat/shim/_fills.py": _SHIM,
+    "pallas_compat/facts/_served.py": ("tests/test_served.py", "tests/test_docs_hooks.py", *_SHIM),
+    "pallas_compat/facts/_registry.py": ("tests/test_registry.py", "tests/test_facts.py", *_SHIM),
+    "pallas_compat/lint/_runs_on.py": ("tests/test_runs_on.py", *_RULES),
+    "pallas_compat/rules/block_spec_order.py": ("tests/test_block_spec_order.py", *_RULES),
+    "pallas_compat/rules/dict_params.py": ("tests/test_dict_params.py", *_RULES),
+    "pallas_compat/rules/masked_access.py": (
+        "tests/test_masked_access.py",
+        "tests/test_deprecation_windows.py",
+        *_RULES,
+    ),
+}
 
 
-def verdicts() -> dict[str, Counter[str]]:
-    """module -> how many mutants were killed, survived, had no test, or are otherwise."""
-    found: dict[str, Counter[str]] = {}
-    for meta in sorted(MUTANTS.rglob("*.py.meta")):
-        module = meta.relative_to(MUTANTS).as_posix().removesuffix(".meta")
-        codes = json.loads(meta.read_text())["exit_code_by_key"]
-        counts: Counter[str] = Counter()
-        for code in codes.values():
-            if code in KILLED:
-                counts["killed"] += 1
-            elif code in SURVIVED:
-                counts["survived"] += 1
-            elif code in NO_TESTS:
-                counts["no tests"] += 1
-            else:
-                counts["other"] += 1
-        found[module] = counts
-    return found
+def run_mutmut(jobs: int) -> bool:
+    # The copy is a project of its own: without a repository root there, doctor's walk would
+    # read this checkout's .gitignore, which ignores mutants/, and find nothing to test.
+    (MUTANTS / ".git").mkdir(parents=True, exist_ok=True)
+    run = [sys.executable, "-m", "mutmut", "run", "--max-children", str(jobs)]
+    return subprocess.run(run, cwd=ROOT).returncode == 0
 
 
-def survivors() -> list[str]:
-    done = subprocess.run(
-        [sys.executable, "-m", "mutmut", "results"], cwd=ROOT, capture_output=True, text=True
-    )
-    return [line.strip() for line in done.stdout.splitlines() if ": survived" in line]
+def mutmut_verdicts(module: str) -> tuple[dict[str, int | None], dict[str, str]]:
+    """The module's mutants with mutmut's exit code (None: never run), and its functions'
+    hashes."""
+    meta = json.loads((MUTANTS / f"{module}.meta").read_text())
+    return meta["exit_code_by_key"], meta["hash_by_function_name"]
+
+
+def function_of(mutant: str) -> str:
+    """``pallas_compat.shim._fills.x_native_or__mutmut_3`` -> ``x_native_or``."""
+    return mutant.rsplit(".", 1)[1].rsplit("__mutmut_", 1)[0]
+
+
+def load_record() -> dict[str, dict[str, str]]:
+    return json.loads(RECORD.read_text()) if RECORD.is_file() else {}
+
+
+def save_record(record: dict[str, dict[str, str]]) -> None:
+    partial = RECORD.with_suffix(".partial")
+    partial.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+    partial.replace(RECORD)
+
+
+def rechecked_kills(module: str) -> dict[str, str]:
+    """Mutant -> the JAX release whose tests killed it, for kills whose function is unchanged."""
+    codes, hashes = mutmut_verdicts(module)
+    return {
+        name: kill["jax"]
+        for name, kill in load_record().items()
+        if name in codes and hashes.get(function_of(name)) == kill["hash"]
+    }
+
+
+def alive(module: str) -> list[str]:
+    """The module's mutants no test has killed yet."""
+    codes, _ = mutmut_verdicts(module)
+    kills = rechecked_kills(module)
+    return sorted(n for n, code in codes.items() if code not in KILLED and n not in kills)
+
+
+def tests_fail(mutant: str, tests: tuple[str, ...], limit: float) -> bool:
+    """Does a test fail (or hang past ``limit`` seconds) with ``mutant`` switched on? The
+    interpreters the tests start import the mutated copy too (``PYTHONPATH``), not the
+    checkout a venv may hold editable."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+            cwd=MUTANTS,
+            env={**os.environ, "MUTANT_UNDER_TEST": mutant, "PYTHONPATH": str(MUTANTS)},
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=limit,
+        )
+    except subprocess.TimeoutExpired:
+        return True
+    return done.returncode != 0
+
+
+def recheck(module: str, jobs: int) -> int:
+    """Run the module's live mutants against its tests; record and count the kills."""
+    tests = TESTS[module]
+    names = alive(module)
+    if not names:
+        return 0
+    start = time.monotonic()
+    if tests_fail("", tests, limit=1800):
+        sys.exit(f"mutants: {module}: its tests fail with no mutant switched on")
+    limit = 10 * (time.monotonic() - start) + 60
+    _, hashes = mutmut_verdicts(module)
+    jax = version("jax")
+    kills = 0
+    with ThreadPoolExecutor(jobs) as pool:
+        runs = {pool.submit(tests_fail, name, tests, limit): name for name in names}
+        for run in as_completed(runs):
+            if run.result():  # kept as it comes: an interrupted pass loses nothing it found
+                name = runs[run]
+                save_record(
+                    {**load_record(), name: {"jax": jax, "hash": hashes[function_of(name)]}}
+                )
+                kills += 1
+    print(f"{module}: {len(names)} alive, {kills} killed on JAX {jax}", flush=True)
+    return kills
+
+
+def table() -> list[str]:
+    """Print each module's rate and its survivors; return the modules below the target."""
+    short = []
+    print(f"\n{'module':42} {'mutants':>7} {'mutmut':>7} {'rechecked':>9} {'alive':>6} {'rate':>6}")
+    for module in TESTS:
+        codes, _ = mutmut_verdicts(module)
+        by_mutmut = sum(code in KILLED for code in codes.values())
+        by_recheck = len(rechecked_kills(module))
+        rate = (by_mutmut + by_recheck) / len(codes)
+        left = len(codes) - by_mutmut - by_recheck
+        print(f"{module:42} {len(codes):7} {by_mutmut:7} {by_recheck:9} {left:6} {rate:6.1%}")
+        if rate < TARGET:
+            short.append(module)
+    print("\nalive (`mutmut show NAME` prints the change):")
+    for module in TESTS:
+        for name in alive(module):
+            print(f"  {name}")
+    return short
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--rerun", action="store_true", help="forget mutmut's earlier verdicts")
+    parser.add_argument("--rerun", action="store_true", help="forget every earlier verdict")
+    parser.add_argument("--recheck-only", action="store_true", help="the second pass only")
+    parser.add_argument("--module", action="append", choices=TESTS, help="only these modules")
     args = parser.parse_args()
     if args.rerun:
         shutil.rmtree(MUTANTS, ignore_errors=True)
-    # The copy is a project of its own: without a repository root there, doctor's walk would
-    # read this checkout's .gitignore, which ignores mutants/, and find nothing to test.
-    (MUTANTS / ".git").mkdir(parents=True, exist_ok=True)
-    run = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.jobs)]
-    if subprocess.run(run, cwd=ROOT).returncode != 0:
+    if args.recheck_only and not RECORD.parent.is_dir():
+        sys.exit("mutants: no mutants/ to recheck (run nox -s mutants first)")
+    if not args.recheck_only and not run_mutmut(args.jobs):
         print("mutants: mutmut run failed (its output is above)", file=sys.stderr)
         return 2
-    table = verdicts()
-    short = []
-    print(f"{'module':45} {'killed':>7} {'survived':>9} {'no tests':>9} {'other':>6} {'rate':>7}")
-    for module, counts in table.items():
-        tested = counts["killed"] + counts["survived"] + counts["other"]
-        rate = counts["killed"] / tested if tested else 0.0
-        print(
-            f"{module:45} {counts['killed']:7} {counts['survived']:9} {counts['no tests']:9} "
-            f"{counts['other']:6} {rate:7.1%}"
-        )
-        if rate < TARGET:
-            short.append(module)
-    print("\nsurvivors (`mutmut show NAME` prints the change):")
-    for line in survivors():
-        print(f"  {line}")
+    # the checkout's tests as they are now (mutmut copies them only when it runs)
+    shutil.copytree(ROOT / "tests", MUTANTS / "tests", dirs_exist_ok=True)
+    for module in args.module or TESTS:
+        recheck(module, args.jobs)
+    short = table()
     if short:
         print(f"\nbelow {TARGET:.0%}: {', '.join(short)}", file=sys.stderr)
     return 1 if short else 0

@@ -72,3 +72,54 @@ def test_a_masked_access_is_rewritten_with_index_arrays_where_they_can_be_told(
     assert out.endswith(f"):\n    {new}\n")
     assert "from jax.experimental.pallas import triton as pltriton\n" in out
     assert (PL_IMPORT in out) is still_pl
+
+
+SWAP_HEAD = "from jax.experimental import pallas as pl\n\n\ndef k(o_ref, i, v, args):\n"
+
+
+@pytest.mark.parametrize("target", ["0.8.3", "0.12.0.1"])
+def test_a_swap_used_for_its_value_becomes_its_read_then_its_write(target: str) -> None:
+    """Where ``pl.swap`` is deprecated (0.8.3) or gone (0.12.0.1); on 0.4.30 it stays."""
+    old = "    old = pl.swap(o_ref, (pl.ds(0, 8), i), v * 2)\n"
+    out = migrate_source(SWAP_HEAD + old, target, frozenset({"PAL301"}))
+    assert out == SWAP_HEAD + "    old = o_ref[pl.ds(0, 8), i]\n    o_ref[pl.ds(0, 8), i] = v * 2\n"
+    assert migrate_source(SWAP_HEAD + old, "0.4.30", frozenset({"PAL301"})) == SWAP_HEAD + old
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        "y = pl.swap(o_ref, i, v) + 1",  # its value inside an expression: no statement to split
+        "old = pl.swap(o_ref, i, v, mask=i)",  # masked: no indexing form swaps under a mask
+    ],
+)
+def test_a_swap_no_rewrite_fits_is_left_with_the_note(old: str) -> None:
+    out = migrate_source(f"{SWAP_HEAD}    {old}\n", "0.12.0.1", frozenset({"PAL301"}))
+    assert out == (
+        f"{SWAP_HEAD}    {old}  # pallas-compat: pl.swap is not in JAX 0.12.0.1: "
+        "old = x_ref[idx]; x_ref[idx] = v\n"
+    )
+
+
+LOAD_NOTE = (
+    "x_ref[idx] (no mask); masked: pltriton.load(ref.at[idx], mask=..., other=...) on GPU, "
+    "pltpu.load(ref.at[idx], mask=...) on TPU (JAX 0.7.1 on)"
+)
+
+
+@pytest.mark.parametrize(
+    ("target", "fate"),
+    [("0.7.1", "is deprecated in"), ("0.8.3", "is deprecated in"), ("0.9.0", "is not in")],
+)
+def test_a_call_no_rewrite_fits_is_noted_as_deprecated_where_the_target_still_has_it(
+    target: str, fate: str
+) -> None:
+    """``pl.load(*args)`` cannot be bound to the old signature; the note says what the target
+    does with ``pl.load``: 0.7.1-0.8.3 warn, 0.9 lacks it (the note said "is not in" for all)."""
+    old = "    w = pl.load(*args)\n"
+    out = migrate_source(SWAP_HEAD + old, target, frozenset({"PAL301"}))
+    assert out == (
+        f"{SWAP_HEAD}    w = pl.load(*args)  # pallas-compat: pl.load {fate} JAX {target}: "
+        f"{LOAD_NOTE}\n"
+    )
+    assert migrate_source(SWAP_HEAD + old, "0.7.0", frozenset({"PAL301"})) == SWAP_HEAD + old

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import types
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import jax
@@ -17,7 +18,9 @@ import pytest
 
 import pallas_compat
 from pallas_compat.facts import NAMESPACE_OF
-from pallas_compat.shim import _patch, _warnings
+from pallas_compat.shim import _patch, _resolve, _warnings
+from pallas_compat.shim._errors import MissingFeatureError
+from pallas_compat.shim._module_like import Namespace
 
 #: Every module ``patch()`` may touch, written out here (not taken from the code under test):
 #: the Pallas modules, Mosaic GPU, the modules outside Pallas old kernels import, their parents.
@@ -538,3 +541,46 @@ def test_patch_before_jax_is_imported_installs_one_hook() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, stdin=subprocess.DEVNULL
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_a_fill_whose_building_would_import_is_installed_by_what_jax_has() -> None:
+    """A fill whose building imports a module the program has not imported: an adapter of a
+    name JAX has replaces JAX's object when ``patch()`` runs (a module's ``__getattr__`` never
+    sees a name the module has); a name JAX lacks is built at its first lookup, and one that
+    cannot be built there is JAX's own ``AttributeError``. No release of the matrix has such
+    an adapter (each backend imported alone, on all ten), so stand-ins play JAX and the fills:
+    the branch is for the next one."""
+    target = types.ModuleType("stand_in_for_pallas")
+    jax_own = target.BlockSpec = object()
+    adapter, new = object(), object()
+    built: list[str] = []
+
+    def fill(name: str, value: object) -> Callable[[], object]:
+        def build() -> object:
+            built.append(name)
+            # a module nobody imported: WouldImport while patch() holds imports, else None
+            if _resolve.import_optional("stand_in_backend_never_imported") is None and not value:
+                raise MissingFeatureError(f"{name}: not on this JAX")
+            return value
+
+        return build
+
+    assert "BlockSpec" in _patch.adapters()
+    space = Namespace(
+        "stand_in_namespace",
+        target,
+        {"BlockSpec": fill("BlockSpec", adapter), "new": fill("new", new), "gone": fill("gone", 0)},
+    )
+    try:
+        _patch.install_fills(space, target)
+        assert vars(target)["BlockSpec"] is adapter
+        assert "new" not in vars(target) and "gone" not in vars(target)
+        assert built.count("new") == 1  # tried once while imports were held, not built
+        assert target.new is new
+        assert built.count("new") > 1
+        with pytest.raises(AttributeError, match="has no attribute 'gone'"):
+            _ = target.gone
+    finally:
+        _patch.unpatch()
+    assert target.BlockSpec is jax_own
+    assert "__getattr__" not in vars(target)

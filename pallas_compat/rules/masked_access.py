@@ -124,7 +124,11 @@ def removed_here(m: FixContext, access: str) -> bool:
 
 
 def note(m: FixContext, access: str) -> None:
-    m.mark(f"pl.{access} is not in JAX {m.target}: {m.table.drifted_names[f'{PL}.{access}'].hint}")
+    """What to write instead of a call no rewrite fits; where the target still has the name
+    (deprecated), the note says so, as the name's own note does."""
+    hit = m.table.drifted_names[f"{PL}.{access}"]
+    fate = "is deprecated in" if m.works_in(hit.location.releases) else "is not in"
+    m.mark(f"pl.{access} {fate} JAX {m.target}: {hit.hint}")
 
 
 @dataclass(frozen=True)
