@@ -95,7 +95,10 @@ def run_mutmut(jobs: int) -> bool:
 def mutmut_verdicts(module: str) -> tuple[dict[str, int | None], dict[str, str]]:
     """The module's mutants with mutmut's exit code (None: never run), and its functions'
     hashes."""
-    meta = json.loads((MUTANTS / f"{module}.meta").read_text())
+    path = MUTANTS / f"{module}.meta"
+    if not path.is_file():
+        sys.exit(f"mutants: {path}: no mutmut verdicts (run nox -s mutants first)")
+    meta = json.loads(path.read_text())
     return meta["exit_code_by_key"], meta["hash_by_function_name"]
 
 
@@ -105,7 +108,10 @@ def function_of(mutant: str) -> str:
 
 
 def load_record() -> dict[str, dict[str, str]]:
-    return json.loads(RECORD.read_text()) if RECORD.is_file() else {}
+    try:
+        return json.loads(RECORD.read_text()) if RECORD.is_file() else {}
+    except json.JSONDecodeError:
+        sys.exit(f"mutants: {RECORD}: not JSON (delete it and its kills are found again)")
 
 
 def save_record(record: dict[str, dict[str, str]]) -> None:
@@ -196,11 +202,13 @@ def table() -> list[str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--rerun", action="store_true", help="forget every earlier verdict")
     parser.add_argument("--recheck-only", action="store_true", help="the second pass only")
-    parser.add_argument("--module", action="append", choices=TESTS, help="only these modules")
+    parser.add_argument(
+        "--module", action="append", choices=TESTS, metavar="PATH", help="only this module"
+    )
     args = parser.parse_args()
     if args.rerun:
         shutil.rmtree(MUTANTS, ignore_errors=True)

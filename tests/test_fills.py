@@ -177,6 +177,25 @@ def test_loop_on_every_release() -> None:
     np.testing.assert_array_equal(np.asarray(out), x.sum(axis=0, keepdims=True))
 
 
+def test_the_loop_fill_itself_on_every_release() -> None:
+    """``_fills.loop``, what ``pl.loop`` runs where JAX's own lacks ``step=`` or ``init_carry=``,
+    asked directly, so that it is held on the releases whose ``pl.loop`` takes both as well:
+    ``lower, lower + step, ... < upper`` (by hand: 2, 5, 8, 11), a traced bound, no carry."""
+    import jax
+    import jax.numpy as jnp
+
+    def total(upper: object, **options: object) -> object:
+        return _fills.loop(2, upper, step=3, init_carry=0, **options)(lambda i, t: t + i)
+
+    assert total(12) == total(13) == total(12, unroll=2) == 26
+    assert (total(11), total(15)) == (2 + 5 + 8, 26 + 14)
+    assert int(jax.jit(total)(jnp.int32(12))) == 26
+    seen: list[int] = []
+    with jax.disable_jit():
+        _fills.loop(2, 12, step=3)(lambda i: seen.append(int(i)))
+    assert seen == [2, 5, 8, 11]
+
+
 def test_a_function_dropped_for_a_method_is_served_by_what_refs_have(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

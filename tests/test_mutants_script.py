@@ -90,3 +90,11 @@ def test_a_module_whose_tests_fail_unmutated_stops_the_pass(copy: Path) -> None:
     assert done.returncode == 1
     assert done.stderr.strip() == f"mutants: {MODULE}: its tests fail with no mutant switched on"
     assert not (copy / "r.json").exists()
+
+
+def test_a_copy_without_verdicts_or_with_a_broken_record_is_one_line(copy: Path) -> None:
+    with pytest.raises(SystemExit, match=r"^mutants: .*pallas_compat/absent\.py\.meta: no mutmut"):
+        mutants.mutmut_verdicts("pallas_compat/absent.py")
+    (copy / "rechecked.json").write_text('{"half')
+    with pytest.raises(SystemExit, match=r"rechecked\.json: not JSON"):
+        mutants.alive(MODULE)
