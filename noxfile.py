@@ -592,11 +592,12 @@ def mutants(session: nox.Session) -> None:
     session.run("python", "scripts/mutants.py", *session.posargs)
 
 
-@nox.session(python=MATRIX.python_for(OLDEST), tags=["mutants"])
-def mutants_older(session: nox.Session) -> None:
-    """Opt-in, after ``mutants``: what is still alive, against the tests on the oldest release,
-    which take the branches only old releases take."""
-    install_jax(session, OLDEST, also=[MUTMUT, *OPS_NEED, *LIBRARY_NEEDS])
+@nox.session(tags=["mutants"])
+@nox.parametrize("python,jax", per_release((OLDEST, MID)))
+def mutants_older(session: nox.Session, jax: str) -> None:
+    """Opt-in, after ``mutants``: what is still alive, against the tests on the oldest and the
+    mid release, which take the branches only older releases take."""
+    install_jax(session, jax, also=[MUTMUT, *OPS_NEED, *LIBRARY_NEEDS])
     session.run("python", "scripts/mutants.py", "--recheck-only", *session.posargs)
 
 

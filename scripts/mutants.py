@@ -5,8 +5,8 @@ modules ``TESTS`` names, then the kill rate of each module and the mutants that 
     python scripts/mutants.py [--jobs N] [--rerun] [--recheck-only]
 
 ``nox -s mutants`` runs it on the newest JAX, ``nox -s mutants_older`` (``--recheck-only``) on
-the oldest, whose tests take the branches only old releases take. Opt-in, not CI: about an
-hour. Two passes because mutmut's choice of tests misses code here: it gives each mutant the
+the oldest and the mid release, whose tests take the branches only older releases take.
+Opt-in, not CI: about two hours on two cores. Two passes because mutmut's choice of tests misses code here: it gives each mutant the
 tests that called its function while the suite ran, and the shim builds its namespaces while
 ``pallas_compat`` is imported, before any test starts (those mutants ran against unrelated
 tests, or none); for the rules its choice includes the corpus test, 80 s a mutant. The second
