@@ -16,12 +16,14 @@ the mutated copy afresh, and keeps each kill, with the JAX release that made it,
 
 mutmut copies the project into ``mutants/`` and keeps its verdicts there, so a second run tests
 only what changed; ``--rerun`` starts afresh. The rate is killed over all the module's mutants.
-Exit status 0, 1 where a module's rate is below ``TARGET``, 2 where the tests fail unmutated.
+Exit status 0; 1 where a module's rate is below ``TARGET``; 2, with one line, where nothing can be
+measured (no copy, a broken record, tests that fail unmutated, mutmut failing).
 """
 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import shutil
@@ -31,6 +33,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from importlib.metadata import version
 from pathlib import Path
+from typing import NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = ROOT / "mutants"
@@ -92,12 +95,18 @@ def run_mutmut(jobs: int) -> bool:
     return subprocess.run(run, cwd=ROOT).returncode == 0
 
 
+def stop(message: str) -> NoReturn:
+    """Bad input or a copy that cannot be measured: one line, exit status 2."""
+    print(f"mutants: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
 def mutmut_verdicts(module: str) -> tuple[dict[str, int | None], dict[str, str]]:
     """The module's mutants with mutmut's exit code (None: never run), and its functions'
     hashes."""
     path = MUTANTS / f"{module}.meta"
     if not path.is_file():
-        sys.exit(f"mutants: {path}: no mutmut verdicts (run nox -s mutants first)")
+        stop(f"{path}: no mutmut verdicts (run nox -s mutants first)")
     meta = json.loads(path.read_text())
     return meta["exit_code_by_key"], meta["hash_by_function_name"]
 
@@ -111,13 +120,18 @@ def load_record() -> dict[str, dict[str, str]]:
     try:
         return json.loads(RECORD.read_text()) if RECORD.is_file() else {}
     except json.JSONDecodeError:
-        sys.exit(f"mutants: {RECORD}: not JSON (delete it and its kills are found again)")
+        stop(f"{RECORD}: not JSON (delete it and its kills are found again)")
 
 
-def save_record(record: dict[str, dict[str, str]]) -> None:
-    partial = RECORD.with_suffix(".partial")
-    partial.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
-    partial.replace(RECORD)
+def record_kill(name: str, kill: dict[str, str]) -> None:
+    """Add one kill to the record, whole or not at all, while no other pass writes it (the
+    passes on two releases may run side by side)."""
+    with open(RECORD.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        record = {**load_record(), name: kill}
+        partial = RECORD.with_suffix(".partial")
+        partial.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+        partial.replace(RECORD)
 
 
 def rechecked_kills(module: str) -> dict[str, str]:
@@ -163,7 +177,7 @@ def recheck(module: str, jobs: int) -> int:
         return 0
     start = time.monotonic()
     if tests_fail("", tests, limit=1800):
-        sys.exit(f"mutants: {module}: its tests fail with no mutant switched on")
+        stop(f"{module}: its tests fail with no mutant switched on")
     limit = 10 * (time.monotonic() - start) + 60
     _, hashes = mutmut_verdicts(module)
     jax = version("jax")
@@ -173,9 +187,7 @@ def recheck(module: str, jobs: int) -> int:
         for run in as_completed(runs):
             if run.result():  # kept as it comes: an interrupted pass loses nothing it found
                 name = runs[run]
-                save_record(
-                    {**load_record(), name: {"jax": jax, "hash": hashes[function_of(name)]}}
-                )
+                record_kill(name, {"jax": jax, "hash": hashes[function_of(name)]})
                 kills += 1
     print(f"{module}: {len(names)} alive, {kills} killed on JAX {jax}", flush=True)
     return kills
@@ -213,10 +225,9 @@ def main() -> int:
     if args.rerun:
         shutil.rmtree(MUTANTS, ignore_errors=True)
     if args.recheck_only and not RECORD.parent.is_dir():
-        sys.exit("mutants: no mutants/ to recheck (run nox -s mutants first)")
+        stop("no mutants/ to recheck (run nox -s mutants first)")
     if not args.recheck_only and not run_mutmut(args.jobs):
-        print("mutants: mutmut run failed (its output is above)", file=sys.stderr)
-        return 2
+        stop("mutmut run failed (its output is above)")
     # the checkout's tests as they are now (mutmut copies them only when it runs)
     shutil.copytree(ROOT / "tests", MUTANTS / "tests", dirs_exist_ok=True)
     for module in args.module or TESTS:
