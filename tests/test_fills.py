@@ -196,6 +196,22 @@ def test_the_loop_fill_itself_on_every_release() -> None:
     assert seen == [2, 5, 8, 11]
 
 
+def test_pl_loop_is_jax_s_own_where_it_takes_step_and_init_carry() -> None:
+    """Native first: JAX's ``pl.loop`` where it takes both keywords (0.12), JAX's behind a
+    wrapper that runs the fill for the keywords it lacks (0.6.2-0.11), the fill where JAX has
+    none. What JAX's takes is asked of JAX's own signature."""
+    import inspect
+
+    served = _namespaces.namespace("pl").loop
+    native = jax_object(PL, "loop")
+    if native is None:
+        assert served is _fills.loop
+    elif {"step", "init_carry"} <= set(inspect.signature(native).parameters):
+        assert served is native
+    else:
+        assert served is not native and served.__wrapped__ is native
+
+
 def test_a_function_dropped_for_a_method_is_served_by_what_refs_have(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
