@@ -85,7 +85,7 @@ def test_an_old_name_warns_once_with_the_new_spelling_a_new_name_never_warns() -
         assert ours == []
     else:
         assert has_new and ours == [
-            "pltpu.semaphore_signal is gone from the installed JAX; pallas-compat serves it. "
+            "pltpu.semaphore_signal is not in the installed JAX; pallas-compat serves it. "
             "Write: pl.semaphore_signal"
         ]
 

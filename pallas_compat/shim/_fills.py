@@ -73,8 +73,10 @@ from pallas_compat.shim._warnings import warn_once
 
 
 def backfilled(spelling: str, obj: Any, modern: str) -> Any:
-    """``obj`` served under an old name: warn once, on first lookup or first call."""
-    message = f"{spelling} is gone from the installed JAX; pallas-compat serves it. Write: {modern}"
+    """``obj`` served under an old name: warn once, on first lookup or first call. "Not in",
+    not "gone": an old name may also postdate the installed JAX (``jax._src.dtypes.bit_width``,
+    0.5.0-0.8.1, served on 0.4.3x)."""
+    message = f"{spelling} is not in the installed JAX; pallas-compat serves it. Write: {modern}"
     warn_once(spelling, message, stacklevel=5)
     if not inspect.isroutine(obj):  # classes, enum members (callable in Pallas): the object
         return obj
