@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import warnings
 
 import pytest
@@ -82,3 +83,41 @@ def test_a_triton_dict_key_no_release_knows_is_dropped_naming_it() -> None:
     # a Mosaic dict has no such era: an unknown key is refused there
     with pytest.raises(pallas_compat.RefusedArgumentError, match="num_wraps"):
         normalize({"mosaic": {"num_wraps": 4}}, accepts_dicts=False)
+
+
+_TPU, _TRITON = "jax.experimental.pallas.tpu", "jax.experimental.pallas.triton"
+#: The params classes' old names, written out: (namespace, old, new, JAX's module, the feature
+#: whose advice the warning gives).
+RENAMED_PARAMS = (
+    (pltpu, "TPUCompilerParams", "CompilerParams", _TPU, "tpu_compiler_params"),
+    (pltriton, "TritonCompilerParams", "CompilerParams", _TRITON, "triton_compiler_params"),
+)
+
+
+@pytest.mark.parametrize(
+    ("space", "old", "new", "home", "key"), RENAMED_PARAMS, ids=lambda v: getattr(v, "__name__", v)
+)
+def test_the_old_params_name_warns_where_it_is_used_unless_it_is_this_jax_s_newest(
+    space: object, old: str, new: str, home: str, key: str
+) -> None:
+    """Making the class under its old name warns once, at this line, with what to write;
+    except where JAX has the old name and not yet the new (then it is the name to use). The
+    new name never warns. Which release has which, asked of JAX itself."""
+    from pallas_compat import FEATURES_BY_KEY
+    from tests.conftest import jax_object
+
+    spelling = f"{space.__name__.rpartition('.')[2]}.{old}"  # type: ignore[attr-defined]
+    forget_warnings()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        getattr(space, new)()
+        line = inspect.currentframe().f_lineno + 1  # type: ignore[union-attr]
+        getattr(space, old)()
+    ours = [
+        w for w in caught if issubclass(w.category, pallas_compat.PallasCompatDeprecationWarning)
+    ]
+    newest = jax_object(home, old) is not None and jax_object(home, new) is None
+    expected = f"{spelling} was renamed; write {FEATURES_BY_KEY[key].hint}"
+    assert [(str(w.message), w.filename, w.lineno) for w in ours] == (
+        [] if newest else [(expected, __file__, line)]
+    )

@@ -11,10 +11,11 @@ from pallas_compat.facts import _table
 from pallas_compat.facts._registry import renames
 from pallas_compat.facts._table import NAMESPACE_OF, PL, Location
 from pallas_compat.shim import _fills, _namespaces
-from pallas_compat.shim._errors import PallasCompatError
+from pallas_compat.shim._errors import MissingFeatureError, PallasCompatError
 from pallas_compat.shim._module_like import fills_of
+from pallas_compat.shim._resolve import Resolution, Resolved
 from pallas_compat.shim._warnings import PallasCompatDeprecationWarning, forget_warnings
-from tests.conftest import jax_object
+from tests.conftest import has_feature, jax_object
 
 #: The generic fill's closures share one code object (however the function is named or wrapped).
 GENERIC = next(iter(_fills.renamed_fills("pl").values())).__code__
@@ -284,3 +285,251 @@ def test_where_jax_has_a_filled_name_the_namespace_gives_jax_s_own_object(
         if served is not own:
             wrong.append(name)
     assert wrong == [], f"pallas_compat.{alias} serves its own object where JAX has one"
+
+
+def hint(key: str) -> str:
+    """The advice the API-facts table gives for ``key`` (data the shim reads, not its code)."""
+    return _table.FEATURES_BY_KEY[key].hint
+
+
+_MGPU, _TPU, _TRITON_PRIMITIVES = (
+    f"{PL}.mosaic_gpu",
+    f"{PL}.tpu",
+    "jax._src.pallas.triton.primitives",
+)
+_PRIMITIVES, _THREEFRY = "jax._src.pallas.primitives", "jax._src.random.threefry2x32"
+#: Old names the shim serves where JAX lacks them, written out from JAX's sources and release
+#: notes: (namespace, name) -> (JAX's module of the old name, the spelling the warning names,
+#: what it says to write, where the object comes from when JAX lacks the old name: None where
+#: the shim rebuilds it from public APIs, so that it is served on every release).
+OLD_NAMES: dict[tuple[str, str], tuple[str, str, str, tuple[str, str] | None]] = {
+    **{
+        ("pl", f"atomic_{op}"): (
+            PL,
+            f"pl.atomic_{op}",
+            f"pltriton.atomic_{op}",
+            (_TRITON_PRIMITIVES, f"atomic_{op}"),
+        )
+        for op in ("add", "and", "cas", "max", "min", "or", "xchg", "xor")
+    },
+    ("pl", "max_contiguous"): (
+        PL,
+        "pl.max_contiguous",
+        "pltriton.max_contiguous",
+        (_TRITON_PRIMITIVES, "max_contiguous"),
+    ),
+    **{
+        ("pl", name): (PL, f"pl.{name}", hint(name), (_PRIMITIVES, name))
+        for name in ("dot", "load", "store", "swap")
+    },
+    ("pltpu", "ANY"): (_TPU, "pltpu.ANY", "pl.ANY", (PL, "ANY")),
+    ("pltpu", "HOST"): (_TPU, "pltpu.HOST", "pl.HOST", (PL, "HOST")),
+    ("pltpu", "DeviceIdType"): (
+        _TPU,
+        "pltpu.DeviceIdType",
+        "pl.DeviceIdType",
+        (PL, "DeviceIdType"),
+    ),
+    ("pltpu", "KernelType"): (_TPU, "pltpu.KernelType", "pltpu.CoreType", (_TPU, "CoreType")),
+    ("pltpu", "TPUMemorySpace"): (
+        _TPU,
+        "pltpu.TPUMemorySpace",
+        "pltpu.MemorySpace",
+        (_TPU, "MemorySpace"),
+    ),
+    ("pltpu", "CostEstimate"): (
+        _TPU,
+        "pltpu.CostEstimate",
+        "pl.CostEstimate(flops=, transcendentals=, bytes_accessed=)",
+        (PL, "CostEstimate"),
+    ),
+    ("pltpu", "run_scoped"): (
+        _TPU,
+        "pltpu.run_scoped",
+        "pl.run_scoped(body, *scratch_types)",
+        (PL, "run_scoped"),
+    ),
+    **{
+        ("pltpu", name): (_TPU, f"pltpu.{name}", f"pl.{name}", (PL, name))
+        for name in ("semaphore", "semaphore_read", "semaphore_signal", "semaphore_wait")
+    },
+    ("pltpu", "repeat"): (_TPU, "pltpu.repeat", hint("tpu_repeat"), None),
+    ("plmgpu", "GPUBlockSpec"): (
+        _MGPU,
+        "plgpu.GPUBlockSpec",
+        "plgpu.BlockSpec(block_shape, index_map, transforms=...)",
+        (_MGPU, "BlockSpec"),
+    ),
+    ("plmgpu", "GPUCompilerParams"): (
+        _MGPU,
+        "plgpu.GPUCompilerParams",
+        "plgpu.CompilerParams(...)",
+        (_MGPU, "CompilerParams"),
+    ),
+    ("plmgpu", "GPUMemorySpace"): (
+        _MGPU,
+        "plgpu.GPUMemorySpace",
+        "plgpu.MemorySpace.SMEM",
+        (_MGPU, "MemorySpace"),
+    ),
+    ("plmgpu", "ThreadSemantics"): (
+        _MGPU,
+        "plgpu.ThreadSemantics",
+        "plgpu.LoweringSemantics.Warpgroup",
+        (_MGPU, "LoweringSemantics"),
+    ),
+    ("for_loop", "for_loop"): (
+        "jax._src.lax.control_flow.for_loop",
+        "for_loop",
+        hint("for_loop"),
+        None,
+    ),
+    ("dtypes", "bit_width"): (
+        "jax._src.dtypes",
+        "jax._src.dtypes.bit_width",
+        "jax.dtypes.itemsize_bits(dtype)",
+        None,
+    ),
+    **{
+        ("jax_util", name): (
+            "jax.util",
+            f"jax.util.{name}",
+            hint("jax_util"),
+            ("jax._src.util", name),
+        )
+        for name in _fills.JAX_UTIL_NAMES
+    },
+    **{
+        ("prng", name): (
+            "jax._src.prng",
+            f"jax._src.prng.{name}",
+            f"{_THREEFRY}.{name} (the Threefry functions left the PRNG module in JAX 0.10.2)",
+            (_THREEFRY, name),
+        )
+        for name in (
+            "threefry2x32_p",
+            "threefry_2x32",
+            "threefry_fold_in",
+            "threefry_seed",
+            "threefry_split",
+        )
+    },
+}
+
+
+#: JAX's atomics that the shim wraps even where JAX has them (interpret mode took no 0-d ref);
+#: compare-and-swap has no combining operation to do it with.
+ATOMICS_WRAPPED = {f"atomic_{op}" for op in ("add", "and", "max", "min", "or", "xchg", "xor")}
+
+
+def looked_up(alias: str, name: str) -> tuple[object, list[warnings.WarningMessage]]:
+    """``name`` of the shim's namespace, built afresh (its warning not yet given), with the
+    shim's warnings that the lookup gave; the error where the shim refuses it."""
+    space = _namespaces.namespace(alias)
+    space.__dict__.pop(name, None)
+    forget_warnings()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            served: object = getattr(space, name)
+        except PallasCompatError as refused:
+            served = refused
+    return served, [w for w in caught if issubclass(w.category, PallasCompatDeprecationWarning)]
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"), sorted(OLD_NAMES), ids=[".".join(k) for k in sorted(OLD_NAMES)]
+)
+def test_an_old_name_jax_lacks_warns_with_what_to_write_at_the_line_that_used_it(
+    alias: str, name: str
+) -> None:
+    """Where JAX has the old name, the shim adds no warning of its own; where it lacks it, the
+    lookup warns once, at this file's line, naming the old spelling and what to write; where
+    JAX has nothing to serve it from either, the refusal names the spelling."""
+    home, spelling, write, source = OLD_NAMES[alias, name]
+    served, ours = looked_up(alias, name)
+    own = jax_object(home, name)
+    if own is not None:  # JAX's own; atomics take a 0-d ref in interpret mode through a wrapper
+        assert ours == []
+        assert (getattr(served, "__wrapped__", None) if name in ATOMICS_WRAPPED else served) is own
+    elif source is None or jax_object(*source) is not None:
+        assert [(str(w.message), w.filename) for w in ours] == [
+            (
+                f"{spelling} is not in the installed JAX; pallas-compat serves it. Write: {write}",
+                __file__,
+            )
+        ]
+    else:
+        assert isinstance(served, PallasCompatError) and str(served).startswith(f"{spelling} ")
+
+
+#: New names the shim serves on releases from before them, never with a warning (code that
+#: uses them is not old): (namespace, name) -> (the spelling a refusal names, the feature a
+#: release must have some location of for the shim to serve it; None: served on every release,
+#: rebuilt from public APIs where JAX lacks it).
+NEW_NAMES: dict[tuple[str, str], tuple[str, str | None]] = {
+    ("pltpu", "InterpretParams"): ("pltpu.InterpretParams", "tpu_simulator"),
+    ("plmgpu", "InterpretGPUParams"): ("plgpu.InterpretGPUParams", "gpu_simulator"),
+    ("dtypes", "itemsize_bits"): ("jax.dtypes.itemsize_bits", None),
+    ("pl", "loop"): ("pl.loop", None),
+    ("pl", "CostEstimate"): ("pl.CostEstimate", None),
+    ("pltriton", "load"): ("pltriton.load", None),
+    ("pltriton", "store"): ("pltriton.store", None),
+    **{
+        ("pltpu", name): (f"pltpu.{name}", None)
+        for name in (
+            "ARBITRARY",
+            "ChipVersion",
+            "GridDimensionSemantics",
+            "PARALLEL",
+            "force_tpu_interpret_mode",
+            "get_tpu_info_for_chip",
+            "reset_tpu_interpret_mode_state",
+        )
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("alias", "name"), sorted(NEW_NAMES), ids=[".".join(k) for k in sorted(NEW_NAMES)]
+)
+def test_a_new_name_is_served_without_a_warning_or_refused_naming_it(alias: str, name: str) -> None:
+    """Refused exactly where the release scan finds no location of the feature at all."""
+    spelling, key = NEW_NAMES[alias, name]
+    served, ours = looked_up(alias, name)
+    assert ours == []
+    if key is None or has_feature(key):
+        assert served is not None and not isinstance(served, PallasCompatError)
+    else:
+        assert isinstance(served, PallasCompatError) and str(served).startswith(f"{spelling} ")
+
+
+def test_an_old_signature_name_is_served_from_the_public_home_where_the_private_one_moved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where neither the old name nor the table's private home of its callable is there (a
+    private module moved on JAX 0.9.0-0.9.1) but a public home is, the old name is served from
+    that, with its warning; where none is, the refusal names the old spelling. Neither release
+    is in the default matrix, so ``pl.dot`` and a stand-in play the name and JAX's function."""
+
+    def public_dot(a: int, b: int) -> int:
+        return a * b
+
+    feature = _table.FEATURES_BY_KEY["dot"]
+    monkeypatch.setattr(_fills, "native", lambda module, name: None)  # the old name is gone
+    monkeypatch.setattr(_fills, "find", lambda location: ("absent", None))  # so is the home
+    public = Resolved(feature, Resolution.CURRENT, feature.locations[-1], public_dot)
+    monkeypatch.setattr(_fills, "resolve", lambda f: public if f is feature else None)
+    forget_warnings()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        served = _fills.old_signature(PL, "dot", "dot")()
+    assert [str(w.message) for w in caught] == [
+        f"pl.dot is not in the installed JAX; pallas-compat serves it. Write: {hint('dot')}"
+    ]
+    assert served.__wrapped__ is public_dot and served(3, 4) == 12
+    gone = Resolved(feature, Resolution.UNAVAILABLE, None)
+    monkeypatch.setattr(_fills, "resolve", lambda f: gone if f is feature else None)
+    with pytest.raises(MissingFeatureError, match=r"^pl\.dot \(") as refused:
+        _fills.old_signature(PL, "dot", "dot")()
+    assert hint("dot") in str(refused.value)

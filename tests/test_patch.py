@@ -584,3 +584,107 @@ def test_a_fill_whose_building_would_import_is_installed_by_what_jax_has() -> No
         _patch.unpatch()
     assert target.BlockSpec is jax_own
     assert "__getattr__" not in vars(target)
+
+
+def test_an_old_spelling_built_at_its_first_use_warns_there_once() -> None:
+    """A fill whose building would import is built at its first lookup (as above). An old
+    spelling of a class warns then, once, at the line that looked it up; an old function does
+    not warn when looked up, but where it is called. Stand-ins play JAX and the fills."""
+    from pallas_compat.shim._fills import backfilled
+
+    class OldClass:
+        pass
+
+    def fill(name: str, make: Callable[[], object]) -> Callable[[], object]:
+        def build() -> object:
+            _resolve.import_optional("stand_in_backend_never_imported")  # held: WouldImport
+            return make()
+
+        return build
+
+    def old_class() -> object:
+        _warnings.warn_once("stand-in.OldClass", "OldClass is old")  # what an old name says
+        return OldClass
+
+    target = types.ModuleType("stand_in_for_pallas")
+    fills = {
+        "OldClass": fill("OldClass", old_class),
+        "old_function": fill("old_function", lambda: backfilled("old_function", len, "len")),
+    }
+    space = Namespace("stand_in_namespace", target, fills)
+    _warnings.forget_warnings()
+    try:
+        _patch.install_fills(space, target)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            line = sys._getframe().f_lineno + 1
+            assert target.OldClass is OldClass
+            assert target.OldClass is OldClass  # once
+            assert target.old_function.__wrapped__ is len
+            assert target.old_function("abc") == 3
+    finally:
+        _patch.unpatch()
+    function_said = "old_function is not in the installed JAX; pallas-compat serves it. Write: len"
+    assert [(str(w.message), w.filename, w.lineno) for w in caught] == [
+        ("OldClass is old", __file__, line),
+        (function_said, __file__, line + 3),
+    ]
+
+
+def test_a_name_served_on_lookup_leaves_every_other_name_to_the_module_s_own_getattr() -> None:
+    """``patch()`` serves a name through the module's ``__getattr__``; JAX's own (where it has
+    its deprecation table there) still answers every other name, and a served name this JAX
+    cannot have; a module without one raises Python's own error. ``unpatch()`` restores."""
+
+    def jax_own(attr: str) -> object:
+        if attr == "deprecated":
+            return "JAX's deprecated object"
+        raise AttributeError(f"JAX's own error for {attr}")
+
+    def absent() -> object:
+        raise _patch.Absent("gone")
+
+    with_table, plain = types.ModuleType("stand_in_with_table"), types.ModuleType("stand_in_plain")
+    with_table.__getattr__ = jax_own  # type: ignore[method-assign]
+    try:
+        for module in (with_table, plain):
+            _patch.serve_on_lookup(module, "served", lambda: "the fill")
+            _patch.serve_on_lookup(module, "gone", absent)
+        assert with_table.served == plain.served == "the fill"
+        assert with_table.deprecated == "JAX's deprecated object"
+        with pytest.raises(AttributeError, match=r"^JAX's own error for gone$"):
+            _ = with_table.gone
+        with pytest.raises(
+            AttributeError, match=r"^module 'stand_in_plain' has no attribute 'gone'$"
+        ):
+            _ = plain.gone
+    finally:
+        _patch.unpatch()
+    assert vars(with_table)["__getattr__"] is jax_own and "__getattr__" not in vars(plain)
+
+
+def test_a_child_module_jax_lacks_is_served_when_read_off_its_parent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where JAX lacks a child module (``jax.util`` after 0.7.2), reading it off the parent
+    imports it (which the hook serves); a child the import system finds on disk, one already
+    imported and one the parent has as an attribute are left alone. A stand-in package."""
+    parent = types.ModuleType("stand_in_parent")
+    parent.__path__ = [str(tmp_path)]
+    (tmp_path / "on_disk.py").write_text("")
+    parent.held = "the parent's own"
+    monkeypatch.setitem(sys.modules, "stand_in_parent.imported", types.ModuleType("imported"))
+    served = types.ModuleType("stand_in_parent.lacking")
+    pallas_compat.patch(warn=False)
+    try:
+        for child in ("on_disk", "imported", "held", "lacking"):
+            _patch.serve_if_absent(parent, f"stand_in_parent.{child}")
+        monkeypatch.setitem(sys.modules, "stand_in_parent.lacking", served)  # what the hook makes
+        assert parent.lacking is served
+        for child in ("on_disk", "imported"):
+            with pytest.raises(AttributeError, match=f"has no attribute '{child}'"):
+                getattr(parent, child)
+        assert parent.held == "the parent's own"
+    finally:
+        pallas_compat.unpatch()
+    assert "__getattr__" not in vars(parent)

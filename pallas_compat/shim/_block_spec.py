@@ -65,7 +65,6 @@ def block_spec_class() -> type:
                     "block_spec_order",
                     "pl.BlockSpec(index_map, block_shape) is the pre-0.4.31 argument order; "
                     "write pl.BlockSpec(block_shape, index_map)",
-                    stacklevel=5,
                 )
             return (args[1], args[0], *args[2:])
         return args
@@ -127,7 +126,6 @@ def blocked_class() -> Any:
             "blocked_mode",
             "pl.Blocked() is the indexing mode of JAX 0.4.31-0.6.0 (the default); leave "
             "indexing_mode= out. From 0.6.1 pl.Blocked(block_size) is a block dimension",
-            stacklevel=5,
         )
         return blocked
 
@@ -139,7 +137,6 @@ def to_elements(shape: Any, padding: Any, element: Any) -> tuple[Any, ...]:
         "unblocked",
         "BlockSpec(indexing_mode=pl.Unblocked(padding)) was removed in JAX 0.6.1; write "
         "pl.Element(block_size, (low, high)) for each dimension of block_shape",
-        stacklevel=6,
     )
     pads = padding or ((0, 0),) * len(shape)
     return tuple(element(size, tuple(pad)) for size, pad in zip(shape, pads, strict=True))

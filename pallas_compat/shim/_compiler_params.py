@@ -77,7 +77,6 @@ def adapt_fields(
             f"field:{backend}:{name}",
             f"compiler_params field {name!r} does not exist in JAX {installed_jax()}; "
             "pallas-compat dropped it (a performance hint, results are unchanged)",
-            stacklevel=5,
         )
     return kept
 
@@ -92,10 +91,10 @@ def params_class(backend: str, old_spelling: str | None = None) -> Any:
     ``old_spelling``, each use warns once that the name is old."""
     feature = FEATURES_BY_KEY[BACKENDS_BY_KEY[backend].feature]
 
-    def warn_old(stacklevel: int) -> None:
+    def warn_old() -> None:
         if old_spelling is not None:
             message = f"{old_spelling} was renamed; write {feature.hint}"
-            warn_once(old_spelling, message, stacklevel=stacklevel)
+            warn_once(old_spelling, message)
 
     resolved = resolve(feature)
     if resolved.status is Resolution.UNAVAILABLE:
@@ -103,7 +102,7 @@ def params_class(backend: str, old_spelling: str | None = None) -> Any:
             return None
 
         def legacy(**fields: Any) -> LegacyCompilerParams:
-            warn_old(4)
+            warn_old()
             return LegacyCompilerParams(backend, **fields)
 
         legacy.__name__ = legacy.__qualname__ = "CompilerParams"
@@ -114,7 +113,7 @@ def params_class(backend: str, old_spelling: str | None = None) -> Any:
     def convert(
         args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        warn_old(5)
+        warn_old()
         if "dimension_semantics" in kwargs and not has_semantics_enum():
             kwargs = {**kwargs, "dimension_semantics": plain(kwargs["dimension_semantics"])}
         return args, adapt_fields(backend, kwargs, accepted)
@@ -139,7 +138,6 @@ def without_unknown_keys(backend: str, fields: dict[str, Any]) -> dict[str, Any]
         f'compiler_params={{"{backend}": {{...}}}} has {names}, which no JAX release\'s '
         f"{backend} params know; the dict-era lowering ignored such keys, and pallas-compat "
         "dropped them (check the spelling: num_warps, num_stages)",
-        stacklevel=5,
     )
     return {name: value for name, value in fields.items() if name not in unknown}
 
@@ -167,7 +165,6 @@ def normalize(params: Any, *, accepts_dicts: bool) -> Any:
                 f"dict-params:{backend}",
                 f'compiler_params={{"{backend}": {{...}}}} is the old dict form; write '
                 f"{FEATURES_BY_KEY[BACKENDS_BY_KEY[backend].feature].hint}",
-                stacklevel=4,
             )
             made = cls(**fields)
             return made.as_dict() if isinstance(made, LegacyCompilerParams) else made

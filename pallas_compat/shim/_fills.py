@@ -77,7 +77,7 @@ def backfilled(spelling: str, obj: Any, modern: str) -> Any:
     not "gone": an old name may also postdate the installed JAX (``jax._src.dtypes.bit_width``,
     0.5.0-0.8.1, served on 0.4.3x)."""
     message = f"{spelling} is not in the installed JAX; pallas-compat serves it. Write: {modern}"
-    warn_once(spelling, message, stacklevel=5)
+    warn_once(spelling, message)
     if not inspect.isroutine(obj):  # classes, enum members (callable in Pallas): the object
         return obj
 
@@ -456,7 +456,7 @@ def mosaic_gpu_fills() -> dict[str, Fill]:
         "plmgpu",
         {
             **renamed_fills("plmgpu"),
-            "InterpretGPUParams": feature_object("gpu_simulator", "plmgpu.InterpretGPUParams"),
+            "InterpretGPUParams": feature_object("gpu_simulator", "plgpu.InterpretGPUParams"),
             **{
                 FEATURES_BY_KEY[owner].modern.attr: member_forms_fill(owner)
                 for owner, _ in MEMBER_FORMS

@@ -285,7 +285,7 @@ def old_spelling(value: Any, key: str, message: str) -> Callable[[], Any]:
     """The lookup of an old spelling of an object: warns once, at the user's line."""
 
     def look_up() -> Any:
-        _warnings.warn_once(key, message, stacklevel=4)
+        _warnings.warn_once(key, message)
         return value
 
     look_up.old_spelling = True  # type: ignore[attr-defined]
@@ -304,7 +304,7 @@ def built_when_used(space: Namespace, name: str, build: Callable[[], Any]) -> Ca
         except (PallasCompatError, AttributeError):
             raise Absent(name) from None
         if held and not callable_fill(value):
-            _warnings.warn_once(*held[0], stacklevel=4)
+            _warnings.warn_once(*held[0])
         return value
 
     return look_up

@@ -13,6 +13,8 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import sys
+import types
 import warnings
 from collections.abc import Iterator
 
@@ -31,10 +33,34 @@ _silenced: contextvars.ContextVar[list[tuple[str, str]] | None] = contextvars.Co
 )
 #: ``patch(warn=False)`` in force.
 _quiet = False
+#: This package's folder: a warning names the first line outside it, the one that used the old
+#: spelling, however many of the shim's frames lie between (a lookup through a namespace, a
+#: fill building another, ``patch()``'s module ``__getattr__``).
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-def warn_once(key: str, message: str, *, stacklevel: int = 3) -> None:
-    """Warn about back-fill ``key`` the first time it is used in this process."""
+def internal(frame: types.FrameType) -> bool:
+    """importlib's bootstrap, which ``warnings`` steps over without counting it."""
+    name = frame.f_code.co_filename
+    return "importlib" in name and "_bootstrap" in name
+
+
+def user_stacklevel() -> int:
+    """``warnings.warn``'s stacklevel, from ``warn_once``, of the first frame outside this
+    package, counted as ``warnings`` counts."""
+    frame: types.FrameType | None = sys._getframe(1)  # warn_once: stacklevel 1
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+        while frame is not None and internal(frame):
+            frame = frame.f_back
+        level += 1
+    return level
+
+
+def warn_once(key: str, message: str) -> None:
+    """Warn about back-fill ``key`` the first time it is used in this process, at the line
+    outside the shim that used it."""
     held = _silenced.get()
     if held is not None:
         held.append((key, message))
@@ -44,7 +70,7 @@ def warn_once(key: str, message: str, *, stacklevel: int = 3) -> None:
     _warned.add(key)
     if os.environ.get(SILENCE_ENV, "") not in ("", "0"):
         return
-    warnings.warn(message, PallasCompatDeprecationWarning, stacklevel=stacklevel)
+    warnings.warn(message, PallasCompatDeprecationWarning, stacklevel=user_stacklevel())
 
 
 @contextlib.contextmanager
