@@ -19,6 +19,26 @@ REPO = Path(__file__).resolve().parent.parent
 collect_ignore = ["fixtures"]
 
 
+def count_mutmut_s_frames_as_the_shim_s() -> None:
+    """Under mutmut (it sets ``MUTANT_UNDER_TEST``) each mutated function is called through
+    mutmut's trampoline, a frame in mutmut's folder between the shim's own, and the shim's
+    warnings would name that frame, not the line of the test that used the old name. mutmut's
+    folder counts as the shim's then, so the tests of where a warning points hold there too."""
+    if "MUTANT_UNDER_TEST" not in os.environ:
+        return
+    import mutmut
+
+    from pallas_compat.shim import _warnings
+
+    _warnings.INSIDE = (
+        *_warnings.INSIDE,
+        os.path.dirname(os.path.abspath(mutmut.__file__)) + os.sep,
+    )
+
+
+count_mutmut_s_frames_as_the_shim_s()
+
+
 @pytest.fixture(autouse=True)
 def doctor_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """doctor's cache goes to a folder of the test run, not the folder pytest runs in; each

@@ -33,10 +33,12 @@ _silenced: contextvars.ContextVar[list[tuple[str, str]] | None] = contextvars.Co
 )
 #: ``patch(warn=False)`` in force.
 _quiet = False
-#: This package's folder: a warning names the first line outside it, the one that used the old
-#: spelling, however many of the shim's frames lie between (a lookup through a namespace, a
-#: fill building another, ``patch()``'s module ``__getattr__``).
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+#: The folders whose frames are the shim's, this package's: a warning names the first line
+#: outside them, the one that used the old spelling, however many of the shim's frames lie
+#: between (a lookup through a namespace, a fill building another, ``patch()``'s module
+#: ``__getattr__``). A tool that wraps the shim's functions adds its own (the tests do, under
+#: mutmut).
+INSIDE: tuple[str, ...] = (os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep,)
 
 
 def internal(frame: types.FrameType) -> bool:
@@ -50,7 +52,7 @@ def user_stacklevel() -> int:
     package, counted as ``warnings`` counts."""
     frame: types.FrameType | None = sys._getframe(1)  # warn_once: stacklevel 1
     level = 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+    while frame is not None and frame.f_code.co_filename.startswith(INSIDE):
         frame = frame.f_back
         while frame is not None and internal(frame):
             frame = frame.f_back
