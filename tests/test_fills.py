@@ -397,7 +397,22 @@ OLD_NAMES: dict[tuple[str, str], tuple[str, str, str, tuple[str, str] | None]] =
             hint("jax_util"),
             ("jax._src.util", name),
         )
-        for name in _fills.JAX_UTIL_NAMES
+        for name in (  # what JAX 0.4.30's jax.util re-exported, from its source
+            "HashableFunction",
+            "as_hashable_function",
+            "cache",
+            "safe_map",
+            "safe_zip",
+            "split_dict",
+            "split_list",
+            "split_list_checked",
+            "split_merge",
+            "subvals",
+            "toposort",
+            "unzip2",
+            "wrap_name",
+            "wraps",
+        )
     },
     **{
         ("prng", name): (
