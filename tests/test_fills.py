@@ -122,37 +122,62 @@ def test_renamed_keywords_reach_the_function_by_its_own_names() -> None:
 
 
 def test_cost_estimate_takes_the_float_counts_cost_analysis_gives() -> None:
-    """JAX 0.4.35's TPU flash attention passes ``cost_analysis()["flops"]`` (a float) on."""
-    made = _namespaces.namespace("pl").CostEstimate(
-        flops=3.0, transcendentals=1, bytes_accessed=2.0
-    )
+    """JAX 0.4.35's TPU flash attention passes ``cost_analysis()["flops"]`` (a float) on, and
+    others ``np.prod(shape) * itemsize`` (a NumPy integer), by keyword or position; before
+    ``pl.CostEstimate`` (0.4.33) a stand-in keeps them and ``pallas_call`` drops it, saying so."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    pl = _namespaces.namespace("pl")
+    made = [
+        pl.CostEstimate(flops=3.0, transcendentals=np.int64(1), bytes_accessed=2.0),
+        pl.CostEstimate(3.0, np.int64(1), 2.0),
+    ]
     native = jax_has(Location(PL, "CostEstimate"))
+    counts = [(m.flops, m.transcendentals, m.bytes_accessed) for m in made]
     if isinstance(native, type):
-        assert type(made) is native
-        assert (made.flops, made.bytes_accessed) == (3, 2) and isinstance(made.flops, int)
-    else:  # before pl.CostEstimate: the stand-in pallas_call drops
-        assert made.flops == 3.0
+        assert all(type(m) is native for m in made)
+        assert counts == [(3, 1, 2)] * 2 and all(type(c) is int for c in counts[0] + counts[1])
+        return
+    assert counts == [(3.0, 1, 2.0)] * 2  # kept as given, for pallas_call to drop
+
+    def kernel(x_ref, o_ref):  # type: ignore[no-untyped-def]
+        o_ref[...] = x_ref[...]
+
+    shape = jax.ShapeDtypeStruct((8,), jnp.float32)
+    forget_warnings()
+    with pytest.warns(
+        PallasCompatDeprecationWarning, match=r"^pallas_call\(cost_estimate=\.\.\.\)"
+    ):
+        call = pl.pallas_call(kernel, out_shape=shape, interpret=True, cost_estimate=made[0])
+    np.testing.assert_array_equal(np.asarray(call(jnp.ones(8))), np.ones(8))
 
 
 def test_new_masked_access_on_every_release() -> None:
     """``pltriton.load(x_ref.at[idx], mask=, other=)`` / ``pltriton.store`` (JAX 0.7.1+, the
-    form JAX's own newer kernels use) served by ``pl.load`` / ``pl.store`` on older JAX."""
+    form JAX's own newer kernels use) served by ``pl.load`` / ``pl.store`` on older JAX: the
+    masked-off lanes read ``other`` and are left unwritten, through a view or the whole ref."""
     import jax
     import jax.numpy as jnp
     import numpy as np
 
     pl, pltriton = _namespaces.namespace("pl"), _namespaces.namespace("pltriton")
 
-    def kernel(x_ref, o_ref):  # type: ignore[no-untyped-def]
+    def kernel(x_ref, o_ref, read_ref):  # type: ignore[no-untyped-def]
         keep = jnp.arange(8) < 6
         value = pltriton.load(x_ref.at[pl.ds(0, 8)], mask=keep, other=-1.0)
+        read_ref[...] = value
+        o_ref[...] = jnp.full((8,), 7.0, jnp.float32)
         pltriton.store(o_ref.at[pl.ds(0, 8)], value * 2, mask=keep)
+        whole = pltriton.load(x_ref, mask=keep, other=5.0)  # a plain ref: all of it
+        pltriton.store(read_ref, whole + value, mask=jnp.arange(8) < 2)
 
     x = jnp.arange(8, dtype=jnp.float32)
-    out = pl.pallas_call(kernel, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32), interpret=True)(
-        x
-    )
-    np.testing.assert_array_equal(np.asarray(out)[:6], 2 * np.arange(6))
+    shape = jax.ShapeDtypeStruct((8,), jnp.float32)
+    out, read = pl.pallas_call(kernel, out_shape=(shape, shape), interpret=True)(x)
+    np.testing.assert_array_equal(np.asarray(out), [0, 2, 4, 6, 8, 10, 7, 7])
+    np.testing.assert_array_equal(np.asarray(read), [0, 2, 2, 3, 4, 5, -1, -1])
 
 
 def test_loop_on_every_release() -> None:
