@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import inspect
+import types
 import warnings
 
 import pytest
@@ -573,3 +575,55 @@ def test_an_old_signature_name_is_served_from_the_public_home_where_the_private_
     with pytest.raises(MissingFeatureError, match=r"^pl\.dot \(") as refused:
         _fills.old_signature(PL, "dot", "dot")()
     assert hint("dot") in str(refused.value)
+
+
+def test_core_map_hands_a_mesh_s_carried_options_to_jax_s_own_and_keeps_its_warning(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``pl.core_map`` where JAX has it: JAX's function, given the options a shim-made mesh
+    carries (``approx_math``, which 0.5.0 moved off the mesh) as Mosaic GPU compiler params,
+    and, where JAX deprecated it, JAX's own warning at the caller's line; where JAX lacks it,
+    a refusal naming it. A stand-in records what JAX's function is given (it needs a GPU)."""
+    import jax.experimental.pallas as jax_pl
+
+    from pallas_compat.shim import _mosaic_gpu
+
+    if jax_object(PL, "core_map") is None:
+        with pytest.raises(MissingFeatureError, match=r"^pl\.core_map is not in"):
+            _fills.core_map_fill()
+        return
+    given: list[tuple[object, dict[str, object]]] = []
+
+    def jax_core_map(mesh: object, **kwargs: object) -> str:
+        given.append((mesh, kwargs))
+        return "JAX's decorator"
+
+    real_find = _fills.find
+
+    def stand_in(location: Location) -> tuple[str, object]:
+        if location == Location(PL, "core_map"):
+            return "present", jax_core_map
+        return real_find(location)
+
+    monkeypatch.setattr(_fills, "find", stand_in)
+    served = _fills.core_map_fill()
+    plain, carrying = (
+        object(),
+        types.SimpleNamespace(**{_mosaic_gpu.CARRIED: {"approx_math": True}}),
+    )
+    deprecated = getattr(jax_pl, "_deprecations", {}).get("core_map")  # JAX's own table
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = inspect.currentframe().f_lineno + 1  # type: ignore[union-attr]
+        assert served(plain, name="k") == "JAX's decorator"
+    assert [(str(w.message), w.filename, w.lineno) for w in caught] == (
+        [(deprecated[0], __file__, line)] if deprecated else []
+    )
+    assert given == [(plain, {"name": "k"})]
+    params = jax_object(f"{PL}.mosaic_gpu", "CompilerParams")
+    if params is None or "approx_math" not in inspect.signature(params).parameters:
+        return  # no params to carry them to (the mesh carries nothing on such a release)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        served(carrying)
+    assert given[-1] == (carrying, {"compiler_params": params(approx_math=True)})
