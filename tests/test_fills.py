@@ -627,3 +627,39 @@ def test_core_map_hands_a_mesh_s_carried_options_to_jax_s_own_and_keeps_its_warn
         warnings.simplefilter("ignore")
         served(carrying)
     assert given[-1] == (carrying, {"compiler_params": params(approx_math=True)})
+
+
+def test_the_names_served_for_a_module_are_its_namespace_s_fills_whatever_jax_has() -> None:
+    """What ``scripts/measure_served.py`` looks up for each module: the old names and the new
+    ones of its namespace on any release (a few written out here), nothing for a module the
+    shim has no namespace for."""
+    assert {"TPUCompilerParams", "CompilerParams", "repeat", "InterpretParams"} <= (
+        _fills.served_names(f"{PL}.tpu")
+    )
+    assert {"load", "loop", "atomic_add", "CostEstimate"} <= _fills.served_names(PL)
+    assert {"safe_map", "wraps"} <= _fills.served_names("jax.util")
+    assert _fills.served_names("jax.numpy") == frozenset()
+
+
+def test_itemsize_bits_is_jax_s_own_under_either_name_or_the_bit_width_of_a_dtype() -> None:
+    """``jax.dtypes.itemsize_bits`` (0.8.1) for newer kernel files: JAX's function where this
+    JAX has it under that name or the older ``bit_width``; before either, the width worked out
+    (by hand: 8, 16, 32 and 64 bits)."""
+    import numpy as np
+
+    served, ours = looked_up("dtypes", "itemsize_bits")
+    own = [
+        found
+        for module, name in (
+            ("jax.dtypes", "itemsize_bits"),
+            ("jax._src.dtypes", "itemsize_bits"),
+            ("jax._src.dtypes", "bit_width"),
+        )
+        if (found := jax_object(module, name)) is not None
+    ]
+    assert ours == []
+    if own:
+        assert served in own
+    else:
+        widths = [served(np.dtype(t)) for t in ("int8", "float16", "float32", "int64")]
+        assert widths == [8, 16, 32, 64]
