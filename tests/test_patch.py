@@ -586,30 +586,45 @@ def test_a_fill_whose_building_would_import_is_installed_by_what_jax_has() -> No
     assert "__getattr__" not in vars(target)
 
 
-def test_an_old_spelling_built_at_its_first_use_warns_there_once() -> None:
-    """A fill whose building would import is built at its first lookup (as above). An old
-    spelling of a class warns then, once, at the line that looked it up; an old function does
-    not warn when looked up, but where it is called. Stand-ins play JAX and the fills."""
+def test_old_spellings_warn_where_used_a_class_when_looked_up_a_function_when_called() -> None:
+    """Under ``patch()`` each old spelling of a class warns once, at the line that looks it up,
+    and of a function where it is called, whether its fill is built when ``patch()`` runs or,
+    where building would import, at its first lookup (as above); a name JAX has is left to JAX,
+    and the fills after it still go in. Stand-ins play JAX and the fills."""
     from pallas_compat.shim._fills import backfilled
 
     class OldClass:
         pass
 
-    def fill(name: str, make: Callable[[], object]) -> Callable[[], object]:
+    class OlderClass:
+        pass
+
+    class LateClass:
+        pass
+
+    def old_class(cls: type) -> Callable[[], object]:
         def build() -> object:
-            _resolve.import_optional("stand_in_backend_never_imported")  # held: WouldImport
-            return make()
+            _warnings.warn_once(f"stand-in.{cls.__name__}", f"{cls.__name__} is old")
+            return cls
 
         return build
 
-    def old_class() -> object:
-        _warnings.warn_once("stand-in.OldClass", "OldClass is old")  # what an old name says
-        return OldClass
+    def importing(build: Callable[[], object]) -> Callable[[], object]:
+        def build_importing() -> object:
+            _resolve.import_optional("stand_in_backend_never_imported")  # held: WouldImport
+            return build()
+
+        return build_importing
 
     target = types.ModuleType("stand_in_for_pallas")
+    target.native = "JAX's own"
     fills = {
-        "OldClass": fill("OldClass", old_class),
-        "old_function": fill("old_function", lambda: backfilled("old_function", len, "len")),
+        "native": lambda: "the shim's",
+        "OldClass": old_class(OldClass),
+        "OlderClass": old_class(OlderClass),
+        "old_function": lambda: backfilled("old_function", len, "len"),
+        "LateClass": importing(old_class(LateClass)),
+        "late_function": importing(lambda: backfilled("late_function", abs, "abs")),
     }
     space = Namespace("stand_in_namespace", target, fills)
     _warnings.forget_warnings()
@@ -619,15 +634,23 @@ def test_an_old_spelling_built_at_its_first_use_warns_there_once() -> None:
             warnings.simplefilter("always")
             line = sys._getframe().f_lineno + 1
             assert target.OldClass is OldClass
+            assert target.OlderClass is OlderClass
             assert target.OldClass is OldClass  # once
-            assert target.old_function.__wrapped__ is len
-            assert target.old_function("abc") == 3
+            old_function = target.old_function
+            assert old_function("abc") == 3
+            assert target.LateClass is LateClass
+            late_function = target.late_function
+            assert late_function(-2) == 2
+        assert target.native == "JAX's own"
     finally:
         _patch.unpatch()
-    function_said = "old_function is not in the installed JAX; pallas-compat serves it. Write: len"
-    assert [(str(w.message), w.filename, w.lineno) for w in caught] == [
-        ("OldClass is old", __file__, line),
-        (function_said, __file__, line + 3),
+    said = "{} is not in the installed JAX; pallas-compat serves it. Write: {}"
+    assert [(str(w.message), w.filename, w.lineno - line) for w in caught] == [
+        ("OldClass is old", __file__, 0),
+        ("OlderClass is old", __file__, 1),
+        (said.format("old_function", "len"), __file__, 4),
+        ("LateClass is old", __file__, 5),
+        (said.format("late_function", "abs"), __file__, 7),
     ]
 
 
@@ -675,12 +698,15 @@ def test_a_child_module_jax_lacks_is_served_when_read_off_its_parent(
     parent.held = "the parent's own"
     monkeypatch.setitem(sys.modules, "stand_in_parent.imported", types.ModuleType("imported"))
     served = types.ModuleType("stand_in_parent.lacking")
+    plain, served_too = types.ModuleType("stand_in_plain"), types.ModuleType("stand_in_plain.kid")
     pallas_compat.patch(warn=False)
     try:
         for child in ("on_disk", "imported", "held", "lacking"):
             _patch.serve_if_absent(parent, f"stand_in_parent.{child}")
+        _patch.serve_if_absent(plain, "stand_in_plain.kid")  # no package: nothing on disk
         monkeypatch.setitem(sys.modules, "stand_in_parent.lacking", served)  # what the hook makes
-        assert parent.lacking is served
+        monkeypatch.setitem(sys.modules, "stand_in_plain.kid", served_too)
+        assert parent.lacking is served and plain.kid is served_too
         for child in ("on_disk", "imported"):
             with pytest.raises(AttributeError, match=f"has no attribute '{child}'"):
                 getattr(parent, child)
