@@ -590,7 +590,8 @@ def test_old_spellings_warn_where_used_a_class_when_looked_up_a_function_when_ca
     """Under ``patch()`` each old spelling of a class warns once, at the line that looks it up,
     and of a function where it is called, whether its fill is built when ``patch()`` runs or,
     where building would import, at its first lookup (as above); a name JAX has is left to JAX,
-    and the fills after it still go in. Stand-ins play JAX and the fills."""
+    one this JAX cannot have stays absent, and the fills after either still go in. Stand-ins
+    play JAX and the fills."""
     from pallas_compat.shim._fills import backfilled
 
     class OldClass:
@@ -618,8 +619,13 @@ def test_old_spellings_warn_where_used_a_class_when_looked_up_a_function_when_ca
 
     target = types.ModuleType("stand_in_for_pallas")
     target.native = "JAX's own"
+
+    def unavailable() -> object:
+        raise MissingFeatureError("unavailable: not on this JAX")
+
     fills = {
         "native": lambda: "the shim's",
+        "unavailable": unavailable,
         "OldClass": old_class(OldClass),
         "OlderClass": old_class(OlderClass),
         "old_function": lambda: backfilled("old_function", len, "len"),
@@ -641,7 +647,7 @@ def test_old_spellings_warn_where_used_a_class_when_looked_up_a_function_when_ca
             assert target.LateClass is LateClass
             late_function = target.late_function
             assert late_function(-2) == 2
-        assert target.native == "JAX's own"
+        assert target.native == "JAX's own" and not hasattr(target, "unavailable")
     finally:
         _patch.unpatch()
     said = "{} is not in the installed JAX; pallas-compat serves it. Write: {}"
