@@ -64,6 +64,7 @@ _SHIM = (
     "tests/test_atomic_ops.py",
     "tests/test_for_loop_local.py",
     "tests/test_masked.py",
+    "tests/test_shim_kernels.py",
 )
 _RULES = ("tests/test_rules.py", "tests/test_finder.py", "tests/test_migrate.py")
 #: Each mutated module's tests for the second pass, the quickest first (a kill stops the run).
